@@ -1,0 +1,42 @@
+# leanmirror — the two commands of the README:
+#   make report   set up (a virtual environment, when there is none) and run the main job
+#   make test     set up (with the test extras) and run the test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+BASE_STAMP := $(VENV)/.leanmirror-base
+TEST_STAMP := $(VENV)/.leanmirror-test
+REPORT_DIR ?= report
+
+.PHONY: report test test-slow bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(BASE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+# torch is pinned (a CPU wheel); flash-linear-attention is installed without its
+# dependencies (never triton): the tests load its naive reference by path.
+$(TEST_STAMP): pyproject.toml $(BASE_STAMP)
+	$(BIN)/pip install --quiet "torch==2.13.0"
+	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet --no-deps "fla-core==0.6.0" "flash-linear-attention==0.6.0"
+	touch $@
+
+report: $(BASE_STAMP)
+	$(BIN)/leanmirror report --out $(REPORT_DIR)
+
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest
+
+test-slow: $(TEST_STAMP)
+	$(BIN)/python -m pytest -m slow
+
+bench: $(TEST_STAMP)
+	for f in bench/bench_*.py; do echo "== $$f"; PYTHONPATH=. $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) $(REPORT_DIR) .leanmirror .pytest_cache

@@ -1,0 +1,93 @@
+"""Benchmark: source-scanner throughput, against references run side by side.
+
+Builds a corpus of ~200 Lean files by replicating the test fixtures and the bundled
+``lean/`` sources, then times, in the same process:
+
+- the full scan (``bridge.scanner.scan_file``: lex, split, parse, resolve);
+- reading + lexing alone (``bridge.lexer.tokenize``), the floor the scan builds on;
+- Python's own ``tokenize`` module on a Python file of the same total size.
+
+Prints files/s and declarations/s and the ratios. Run: ``python bench/bench_scan.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import time
+import tokenize as py_tokenize
+from pathlib import Path
+
+from bridge.lexer import tokenize
+from bridge.scanner import scan_file
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _corpus(target: int) -> list[tuple[str, str]]:
+    sources = sorted((ROOT / "tests" / "fixtures" / "projects").rglob("*.lean"))
+    sources += sorted((ROOT / "lean").rglob("*.lean"))
+    sources = [s for s in sources if s.name != "lakefile.lean"]
+    texts = [(str(s.relative_to(ROOT)), s.read_text(encoding="utf-8")) for s in sources]
+    if not texts:
+        raise SystemExit("bench_scan: no .lean sources found")
+    out = []
+    k = 0
+    while len(out) < target:
+        name, text = texts[k % len(texts)]
+        out.append((f"{name}#{k}", text))
+        k += 1
+    return out
+
+
+def _best(fn, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=200, help="corpus size in files")
+    parser.add_argument("--repeats", type=int, default=3, help="timing repeats (best is kept)")
+    args = parser.parse_args(argv)
+    corpus = _corpus(args.files)
+    total_chars = sum(len(t) for _, t in corpus)
+    counts = {"decls": 0}
+
+    def scan_all() -> None:
+        counts["decls"] = 0
+        for name, text in corpus:
+            decls, _ = scan_file(name, "Bench", text=text)
+            counts["decls"] += len(decls)
+
+    def lex_all() -> None:
+        for _, text in corpus:
+            tokenize(text)
+
+    py_source = (ROOT / "bridge" / "parser.py").read_text(encoding="utf-8")
+    py_text = py_source * max(1, total_chars // len(py_source))
+
+    def python_tokenize() -> None:
+        for _ in py_tokenize.generate_tokens(io.StringIO(py_text).readline):
+            pass
+
+    t_scan = _best(scan_all, args.repeats)
+    t_lex = _best(lex_all, args.repeats)
+    t_py = _best(python_tokenize, args.repeats)
+    n = len(corpus)
+    print(f"corpus: {n} files, {total_chars / 1e6:.2f} M characters, {counts['decls']} declarations")
+    print(f"scan (lex+split+parse+resolve): {t_scan:.3f} s  {n / t_scan:8.1f} files/s  "
+          f"{counts['decls'] / t_scan:9.1f} declarations/s")
+    print(f"lex only (bridge.lexer):        {t_lex:.3f} s  {n / t_lex:8.1f} files/s")
+    print(f"Python tokenize, same size:     {t_py:.3f} s  ({len(py_text) / 1e6:.2f} M characters)")
+    print(f"ratio scan / lex only:          {t_scan / t_lex:.2f}x")
+    print(f"ratio scan / Python tokenize:   {t_scan / t_py:.2f}x")
+    print(f"ratio lex / Python tokenize:    {t_lex / t_py:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,376 @@
+"""A tokenizer for Lean 4 source text.
+
+:func:`tokenize` turns any string into a list of :class:`Token`s and never raises: text it
+cannot make sense of (an unterminated comment or string, a stray character) becomes an
+``error`` token carrying a message, and the caller turns it into a located diagnostic.
+
+Token kinds:
+
+- ``ident``: an identifier, possibly dotted (``Finset.sum``), with ``«…»`` parts, unicode
+  letter-likes (``α``, ``ℝ``, ``π``) and subscripts (``x₁``). ``parts`` holds the components
+  with the guillemets removed.
+- ``num``: a numeral; ``value`` is an ``int`` or, for scientific literals (``0.5``, ``1e-3``),
+  a ``fractions.Fraction``.
+- ``str`` / ``char``: string and character literals; ``value`` is the decoded text.
+- ``doc`` / ``moddoc``: ``/-- … -/`` and ``/-! … -/`` comments; ``value`` is the inner text.
+- ``sym``: any other symbol, longest match first (``:=``, ``=>``, ``≤``, ``⁻¹``, ``∑`` …).
+- ``name``: a quoted name literal (```foo`` / ````foo``); ``value`` is the name.
+- ``error``: something that is not Lean; ``value`` is the message.
+
+Ordinary comments (``--`` and nested ``/- -/``) are dropped. Every token records 1-based
+``line``/``column``, its character offsets ``start``/``end`` in the text, and whether a
+newline or any whitespace separated it from the previous token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+#: Multi-character symbols, longest first when matched.
+_MULTI_SYMBOLS = tuple(
+    sorted(
+        (
+            ":=", "=>", "->", "<-", "<->", "<=", ">=", "!=", "==", "&&", "||", "::", "..",
+            "...", "++", "<|", "|>", "<|>", "^^", "⁻¹", "∃!", ">>=", "<$>", "<*>", "%[",
+            "@[", "#[", "×ˢ", "→+*", "→+", "→*", "≃+*", "|>.", ".."
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+_WHITESPACE = frozenset(" \t\r\n\f\v")
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of Lean source with its position."""
+
+    kind: str
+    text: str
+    line: int
+    column: int
+    start: int
+    end: int
+    value: Union[int, Fraction, str, None] = None
+    parts: tuple[str, ...] = ()
+    newline_before: bool = False
+    space_before: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.text!r} at {self.line}:{self.column}"
+
+
+def name_text(parts: tuple[str, ...] | list[str]) -> str:
+    """The dotted text of a name, with ``«…»`` around components that are not identifiers."""
+    out = []
+    for part in parts:
+        if part and is_ident_start(part[0]) and all(is_ident_rest(c) for c in part[1:]):
+            out.append(part)
+        else:
+            out.append(f"«{part}»")
+    return ".".join(out)
+
+
+def is_letter_like(ch: str) -> bool:
+    """Lean's ``isLetterLike``: Greek (not λ Π Σ), Coptic, letter-like symbols, script."""
+    code = ord(ch)
+    return (
+        (0x3B1 <= code <= 0x3C9 and code != 0x3BB)
+        or (0x391 <= code <= 0x3A9 and code != 0x3A0 and code != 0x3A3)
+        or 0x3CA <= code <= 0x3FB
+        or 0x1F00 <= code <= 0x1FFE
+        or 0x2100 <= code <= 0x214F
+        or 0x1D49C <= code <= 0x1D59F
+    )
+
+
+def is_subscript(ch: str) -> bool:
+    """Lean's ``isSubScriptAlnum``: subscript digits and letters."""
+    code = ord(ch)
+    return 0x2080 <= code <= 0x2089 or 0x2090 <= code <= 0x209C or 0x1D62 <= code <= 0x1D6A
+
+
+def is_ident_start(ch: str) -> bool:
+    """Whether ``ch`` may begin an identifier (ASCII letter, ``_`` or letter-like)."""
+    return ("a" <= ch <= "z") or ("A" <= ch <= "Z") or ch == "_" or is_letter_like(ch)
+
+
+def is_ident_rest(ch: str) -> bool:
+    """Whether ``ch`` may continue an identifier."""
+    return (
+        is_ident_start(ch)
+        or ("0" <= ch <= "9")
+        or ch in "'!?"
+        or is_subscript(ch)
+    )
+
+
+class _Cursor:
+    """Position bookkeeping over the text (line starts are tracked incrementally)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = 1
+        self.line_start = 0
+
+    def advance_to(self, pos: int) -> None:
+        text = self.text
+        i = text.find("\n", self.pos, pos)
+        while i != -1:
+            self.line += 1
+            self.line_start = i + 1
+            i = text.find("\n", i + 1, pos)
+        self.pos = pos
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokenize ``text``; never raises (problems become ``error`` tokens)."""
+    if not isinstance(text, str):
+        text = str(text)
+    tokens: list[Token] = []
+    cur = _Cursor(text)
+    n = len(text)
+    newline = False
+    space = False
+    while cur.pos < n:
+        i = cur.pos
+        ch = text[i]
+        if ch in _WHITESPACE:
+            if ch == "\n":
+                newline = True
+            space = True
+            j = i + 1
+            while j < n and text[j] in _WHITESPACE:
+                j += 1
+            if "\n" in text[i:j]:
+                newline = True
+            cur.advance_to(j)
+            continue
+        if text.startswith("--", i):
+            j = text.find("\n", i)
+            cur.advance_to(n if j == -1 else j)
+            space = True
+            continue
+        line, column = cur.line, i - cur.line_start + 1
+        kind, end, value, parts = _scan_one(text, i, tokens)
+        if kind == "comment":
+            cur.advance_to(end)
+            space = True
+            continue
+        tokens.append(
+            Token(kind, text[i:end], line, column, i, end, value, parts, newline, space or i == 0)
+        )
+        # a recovered error token may end just after a newline
+        newline = kind == "error" and text[end - 1 : end] == "\n"
+        space = newline
+        cur.advance_to(end)
+    return tokens
+
+
+def _scan_one(
+    text: str, i: int, tokens: list[Token]
+) -> tuple[str, int, Union[int, Fraction, str, None], tuple[str, ...]]:
+    """Scan the token starting at ``i``: ``(kind, end, value, parts)``."""
+    ch = text[i]
+    if text.startswith("/-", i):
+        return _scan_block_comment(text, i)
+    if is_ident_start(ch) or ch == "«":
+        return _scan_ident(text, i)
+    if "0" <= ch <= "9":
+        after_dot = bool(tokens) and tokens[-1].text == "." and tokens[-1].end == i
+        return _scan_number(text, i, plain=after_dot)
+    if ch == '"':
+        return _scan_string(text, i)
+    if ch == "`":
+        j = i + 2 if text.startswith("``", i) else i + 1
+        if j < len(text) and (is_ident_start(text[j]) or text[j] == "«"):
+            kind, end, _, parts = _scan_ident(text, j)
+            if kind == "ident":
+                return "name", end, name_text(parts), parts
+    if ch == "'":
+        char = _scan_char(text, i)
+        if char is not None:
+            return char
+    for sym in _MULTI_SYMBOLS:
+        if text.startswith(sym, i):
+            return "sym", i + len(sym), None, ()
+    return "sym", i + 1, None, ()
+
+
+def _scan_block_comment(text: str, i: int):
+    """A nested ``/- … -/`` comment; doc and module-doc comments are kept as tokens."""
+    n = len(text)
+    kind = "comment"
+    body_start = i + 2
+    if text.startswith("/--", i) and not text.startswith("/--/", i):
+        kind, body_start = "doc", i + 3
+    elif text.startswith("/-!", i):
+        kind, body_start = "moddoc", i + 3
+    depth = 1
+    j = i + 2
+    while j < n:
+        if text.startswith("/-", j):
+            depth += 1
+            j += 2
+        elif text.startswith("-/", j):
+            depth -= 1
+            j += 2
+            if depth == 0:
+                if kind == "comment":
+                    return "comment", j, None, ()
+                return kind, j, text[body_start : j - 2].strip(), ()
+        else:
+            j += 1
+    return "error", _recovery_point(text, i), "unterminated comment (expected '-/')", ()
+
+
+#: Words that, at the start of a line, end an unterminated comment or string (recovery).
+_RECOVERY_WORDS = (
+    "theorem ", "lemma ", "def ", "abbrev ", "instance ", "structure ", "class ", "inductive ",
+    "axiom ", "opaque ", "example ", "namespace ", "section", "end ", "end\n", "open ",
+    "variable ", "noncomputable ", "private ", "protected ", "@[", "/--", "mutual",
+)
+
+
+def _recovery_point(text: str, i: int) -> int:
+    """Where to resume after an unterminated comment/string starting at ``i``: the next line
+    that begins with a command keyword (Lean would read to the end of the file; the scanner
+    recovers so that later declarations are still found), else the end of the text."""
+    j = text.find("\n", i)
+    while j != -1:
+        if text.startswith(_RECOVERY_WORDS, j + 1):
+            return j + 1
+        j = text.find("\n", j + 1)
+    return len(text)
+
+
+def _scan_ident(text: str, i: int):
+    """A possibly dotted identifier with ``«…»`` components."""
+    n = len(text)
+    parts: list[str] = []
+    j = i
+    while True:
+        if j < n and text[j] == "«":
+            close = text.find("»", j + 1)
+            if close == -1:
+                return "error", n, "unterminated «name» (expected '»')", ()
+            parts.append(text[j + 1 : close])
+            j = close + 1
+        else:
+            k = j + 1
+            while k < n and is_ident_rest(text[k]):
+                k += 1
+            parts.append(text[j:k])
+            j = k
+        if j + 1 < n and text[j] == "." and (is_ident_start(text[j + 1]) or text[j + 1] == "«"):
+            j += 1
+            continue
+        break
+    return "ident", j, None, tuple(parts)
+
+
+def _digits(text: str, j: int, allowed: str) -> int:
+    n = len(text)
+    while j < n and (text[j] in allowed or (text[j] == "_" and j + 1 < n and text[j + 1] in allowed)):
+        j += 1
+    return j
+
+
+def _scan_number(text: str, i: int, plain: bool = False):
+    """A numeral: decimal, ``0x``/``0b``/``0o``, or scientific (``0.5``, ``1e-3``)."""
+    n = len(text)
+    if text.startswith(("0x", "0X"), i):
+        j = _digits(text, i + 2, "0123456789abcdefABCDEF")
+        if j > i + 2:
+            return "num", j, int(text[i + 2 : j].replace("_", ""), 16), ()
+    if text.startswith(("0b", "0B"), i):
+        j = _digits(text, i + 2, "01")
+        if j > i + 2:
+            return "num", j, int(text[i + 2 : j].replace("_", ""), 2), ()
+    if text.startswith(("0o", "0O"), i):
+        j = _digits(text, i + 2, "01234567")
+        if j > i + 2:
+            return "num", j, int(text[i + 2 : j].replace("_", ""), 8), ()
+    decimal = "0123456789"
+    j = _digits(text, i, decimal)
+    mantissa = text[i:j].replace("_", "")
+    if plain:
+        return "num", j, int(mantissa), ()
+    frac = ""
+    scientific = False
+    if j + 1 < n and text[j] == "." and text[j + 1] in decimal:
+        k = _digits(text, j + 1, decimal)
+        frac = text[j + 1 : k].replace("_", "")
+        j = k
+        scientific = True
+    exponent = 0
+    if j < n and text[j] in "eE":
+        k = j + 1
+        sign = 1
+        if k < n and text[k] in "+-":
+            sign = -1 if text[k] == "-" else 1
+            k += 1
+        if k < n and text[k] in decimal:
+            m = _digits(text, k, decimal)
+            exponent = sign * int(text[k:m].replace("_", ""))
+            j = m
+            scientific = True
+    if not scientific:
+        return "num", j, int(mantissa), ()
+    value = Fraction(int(mantissa + frac), 10 ** len(frac))
+    if exponent >= 0:
+        value *= 10**exponent
+    else:
+        value /= 10 ** (-exponent)
+    return "num", j, value, ()
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r", "0": "\0"}
+
+
+def _scan_string(text: str, i: int):
+    """A string literal with Lean's escapes; unterminated strings become error tokens."""
+    n = len(text)
+    out: list[str] = []
+    j = i + 1
+    while j < n:
+        ch = text[j]
+        if ch == '"':
+            return "str", j + 1, "".join(out), ()
+        if ch == "\\" and j + 1 < n:
+            esc = text[j + 1]
+            if esc in _ESCAPES:
+                out.append(_ESCAPES[esc])
+                j += 2
+                continue
+            if esc == "x" and j + 3 < n:
+                try:
+                    out.append(chr(int(text[j + 2 : j + 4], 16)))
+                    j += 4
+                    continue
+                except ValueError:
+                    pass
+            if esc == "\n":
+                j += 2
+                while j < n and text[j] in " \t":
+                    j += 1
+                continue
+            out.append(esc)
+            j += 2
+            continue
+        out.append(ch)
+        j += 1
+    return "error", _recovery_point(text, i), "unterminated string literal (expected '\"')", ()
+
+
+def _scan_char(text: str, i: int):
+    """A character literal ``'a'`` / ``'\\n'``, or ``None`` when ``'`` is just a symbol."""
+    n = len(text)
+    if i + 2 < n and text[i + 1] != "\\" and text[i + 2] == "'":
+        return "char", i + 3, text[i + 1], ()
+    if i + 3 < n and text[i + 1] == "\\" and text[i + 3] == "'" and text[i + 2] in _ESCAPES:
+        return "char", i + 4, _ESCAPES[text[i + 2]], ()
+    return None

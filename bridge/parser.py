@@ -1,0 +1,1005 @@
+"""A Pratt parser for the statement fragment of Lean 4 term syntax.
+
+:func:`parse_term` turns Lean text such as ``∀ x ∈ s, 0 ≤ f x`` into the normalized AST of
+:mod:`bridge.term`, resolving notation to the constants Lean elaborates it to (``+`` is
+``HAdd.hAdd``, ``∑ x ∈ s, f`` is ``Finset.sum s (fun x => f)`` …). Precedences follow
+Lean's: application binds tightest, then ``^`` (75, right), unary ``-`` (75), ``*`` ``/``
+``%`` (70), ``+`` ``-`` (65), relations (50), ``¬`` (40), ``∧`` (35, right), ``∨`` (30,
+right), ``→`` (25, right), ``↔`` (20). Big operators take their body at 67, as in Mathlib.
+
+Identifiers bound by an enclosing binder of the term (``fun``/``∀``/``∃``/``∑``/``let``) or
+listed in ``locals`` become :class:`~bridge.term.Var`; every other identifier becomes a
+:class:`~bridge.term.Const` *as written* (the scanner resolves namespaces and ``open``s by
+passing ``resolve``). Nothing is evaluated.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from bridge import term as T
+from bridge.errors import LeanMirrorError
+from bridge.lexer import Token, name_text, tokenize
+from bridge.term import Binder
+
+MAX_PREC = 1024
+ARG_PREC = 1023
+LEAD_PREC = 1022
+#: Nesting depth beyond which the parser reports a diagnostic instead of recursing further.
+MAX_DEPTH = 120
+
+#: Notation for the number systems.
+NUMBER_TYPES = {"ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ": "Complex"}
+
+#: Binary operators: symbol → (constant, precedence, associativity "l" | "r" | "n").
+BINARY_OPS: dict[str, tuple[str, int, str]] = {
+    "+": ("HAdd.hAdd", 65, "l"),
+    "-": ("HSub.hSub", 65, "l"),
+    "*": ("HMul.hMul", 70, "l"),
+    "/": ("HDiv.hDiv", 70, "l"),
+    "%": ("HMod.hMod", 70, "l"),
+    "^": ("HPow.hPow", 75, "r"),
+    "•": ("HSMul.hSMul", 73, "r"),
+    "∘": ("Function.comp", 90, "r"),
+    "∣": ("Dvd.dvd", 50, "n"),
+    "=": ("Eq", 50, "n"),
+    "≠": ("Ne", 50, "n"),
+    "!=": ("bne", 50, "n"),
+    "==": ("BEq.beq", 50, "n"),
+    "<": ("LT.lt", 50, "n"),
+    ">": ("GT.gt", 50, "n"),
+    "≤": ("LE.le", 50, "n"),
+    "<=": ("LE.le", 50, "n"),
+    "≥": ("GE.ge", 50, "n"),
+    ">=": ("GE.ge", 50, "n"),
+    "∈": ("Membership.mem", 50, "n"),
+    "∉": ("Membership.mem", 50, "n"),
+    "⊆": ("HasSubset.Subset", 50, "n"),
+    "⊂": ("HasSSubset.SSubset", 50, "n"),
+    "≈": ("HasEquiv.Equiv", 50, "n"),
+    "∩": ("Inter.inter", 70, "l"),
+    "∪": ("Union.union", 65, "l"),
+    "\\": ("SDiff.sdiff", 70, "l"),
+    "⊓": ("Inf.inf", 69, "l"),
+    "⊔": ("Sup.sup", 68, "l"),
+    "∧": ("And", 35, "r"),
+    "/\\": ("And", 35, "r"),
+    "∨": ("Or", 30, "r"),
+    "\\/": ("Or", 30, "r"),
+    "↔": ("Iff", 20, "n"),
+    "<->": ("Iff", 20, "n"),
+    "→": ("→", 25, "r"),
+    "->": ("→", 25, "r"),
+    "×": ("Prod", 35, "r"),
+    "×ˢ": ("SProd.sprod", 82, "r"),
+    "++": ("HAppend.hAppend", 65, "l"),
+    "&&": ("and", 35, "l"),
+    "||": ("or", 30, "l"),
+    "::": ("List.cons", 67, "r"),
+    "<|": ("<|", 10, "r"),
+    "$": ("<|", 10, "r"),
+    "|>": ("|>", 10, "l"),
+}
+#: Postfix operators at max precedence.
+POSTFIX_OPS = {"⁻¹": "Inv.inv", "ᵀ": "Matrix.transpose", "ᶜ": "HasCompl.compl"}
+#: Binder predicates allowed after a bound name: ``∀ x ∈ s, p`` and friends.
+BINDER_PREDICATES = ("∈", "∉", "<", "≤", ">", "≥", "≠", "⊆", "⊂", "<=", ">=")
+#: Words that end a term (they belong to the surrounding syntax).
+KEYWORDS = frozenset(
+    """fun λ if then else let have show from by do match with at in where deriving
+    termination_by decreasing_by theorem lemma def abbrev instance structure class inductive
+    axiom opaque example namespace section end open variable universe set_option attribute
+    mutual private protected noncomputable partial unsafe calc suffices using extends
+    obtain generalizing export import omit include""".split()
+)
+#: Identifiers treated as constructors (not pattern variables) in patterns.
+PATTERN_CONSTRUCTORS = frozenset({"none", "some", "true", "false", "unit"})
+
+_CLOSERS = {"(": ")", "[": "]", "#[": "]", "@[": "]", "%[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⌊": "⌋", "⌈": "⌉"}
+
+
+class LeanParseError(LeanMirrorError, ValueError):
+    """Lean text that the statement parser cannot read; carries line, column and what was expected."""
+
+    def __init__(self, message: str, line: int, column: int, expected: str | None = None):
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.reason = message
+        tail = f"; expected {expected}" if expected else ""
+        super().__init__(f"{line}:{column}: {message}{tail}")
+
+
+def _describe(tok: Token | None) -> str:
+    if tok is None:
+        return "end of input"
+    if tok.kind == "error":
+        return str(tok.value)
+    return f"{tok.kind} {tok.text!r}"
+
+
+class Parser:
+    """Parses terms from a token slice; one instance per term (or per declaration)."""
+
+    def __init__(
+        self,
+        tokens: Sequence[Token],
+        locals: Iterable[str] = (),
+        resolve: Callable[[str], str] | None = None,
+        end_position: tuple[int, int] = (1, 1),
+    ) -> None:
+        self.tokens = [t for t in tokens if t.kind not in ("doc", "moddoc")]
+        self.pos = 0
+        self.locals = set(locals)
+        self.bound: list[str] = []
+        self.resolve = resolve
+        self.depth = 0
+        self.abs_depth = 0
+        self.norm_depth = 0
+        self.cdots: list[list[str]] | None = None
+        self.pattern_vars: list[str] | None = None
+        self.end_position = end_position
+        #: Application arguments on a new line must start right of this column (``let``).
+        self.column_limit = 0
+
+    # -- token helpers -------------------------------------------------------------------
+    def peek(self, offset: int = 0) -> Token | None:
+        i = self.pos + offset
+        return self.tokens[i] if i < len(self.tokens) else None
+
+    def at(self, *texts: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind in ("sym", "ident") and tok.text in texts
+
+    def next(self) -> Token:
+        tok = self.peek()
+        if tok is None:
+            raise self.error("unexpected end of input", "more input")
+        self.pos += 1
+        return tok
+
+    def expect(self, *texts: str) -> Token:
+        tok = self.peek()
+        if tok is None or tok.kind not in ("sym", "ident") or tok.text not in texts:
+            raise self.error(f"unexpected {_describe(tok)}", " or ".join(repr(t) for t in texts))
+        self.pos += 1
+        return tok
+
+    def error(self, message: str, expected: str | None = None, tok: Token | None = None) -> LeanParseError:
+        tok = tok if tok is not None else self.peek()
+        if tok is None:
+            if self.tokens:
+                last = self.tokens[-1]
+                line, column = last.line, last.column + len(last.text)
+            else:
+                line, column = self.end_position
+        else:
+            line, column = tok.line, tok.column
+        return LeanParseError(message, line, column, expected)
+
+    def at_end(self) -> bool:
+        return self.pos >= len(self.tokens)
+
+    # -- scopes --------------------------------------------------------------------------
+    def is_bound(self, name: str) -> bool:
+        return name in self.bound or name in self.locals
+
+    def _name_term(self, tok: Token) -> T.Term:
+        parts = tok.parts or (tok.text,)
+        text = name_text(parts)
+        if text in NUMBER_TYPES:
+            return T.Const(NUMBER_TYPES[text])
+        head = parts[0]
+        if self.is_bound(head):
+            term: T.Term = T.Var(head)
+            for part in parts[1:]:
+                term = T.Proj(term, part)
+            return term
+        if (
+            self.pattern_vars is not None
+            and len(parts) == 1
+            and (head[0].islower() or head[0] == "_" or not head[0].isascii())
+            and head not in PATTERN_CONSTRUCTORS
+        ):
+            self.pattern_vars.append(head)
+            return T.Var(head)
+        if self.resolve is not None:
+            text = self.resolve(text)
+        return T.Const(text)
+
+    # -- entry points ----------------------------------------------------------------------
+    def parse_all(self) -> T.Term:
+        """Parse one term spanning all tokens."""
+        term = self.parse_expr(0)
+        if not self.at_end():
+            raise self.error(f"unexpected {_describe(self.peek())}", "end of term or an operator")
+        return term
+
+    def parse_expr(self, min_prec: int = 0) -> T.Term:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.depth = 0
+            raise self.error("term nested too deeply", f"at most {MAX_DEPTH} levels")
+        try:
+            left, left_prec = self.parse_leading()
+            return self.parse_trailing(left, left_prec, min_prec)
+        finally:
+            self.depth = max(0, self.depth - 1)
+
+    # -- trailing ------------------------------------------------------------------------
+    def parse_trailing(self, left: T.Term, left_prec: int, min_prec: int) -> T.Term:
+        while True:
+            tok = self.peek()
+            if tok is None:
+                return left
+            text = tok.text if tok.kind == "sym" else None
+            if text == "." and not tok.space_before:
+                nxt = self.peek(1)
+                if nxt is not None and nxt.start == tok.end and nxt.kind in ("ident", "num"):
+                    self.pos += 2
+                    if nxt.kind == "num":
+                        left = T.Proj(left, int(nxt.value))  # type: ignore[arg-type]
+                    else:
+                        for part in nxt.parts:
+                            left = T.Proj(left, part)
+                    left_prec = MAX_PREC
+                    continue
+                return left
+            if text in POSTFIX_OPS and min_prec <= MAX_PREC:
+                self.pos += 1
+                left = T.app(POSTFIX_OPS[text], left)
+                left_prec = MAX_PREC
+                continue
+            if text in BINARY_OPS:
+                name, prec, assoc = BINARY_OPS[text]
+                lhs_prec = prec if assoc == "l" else prec + 1
+                if prec < min_prec or left_prec < lhs_prec:
+                    return left
+                self.pos += 1
+                rhs_prec = prec if assoc == "r" else prec + 1
+                right = self.parse_expr(rhs_prec)
+                left = self._binary(text, name, left, right)
+                left_prec = prec
+                continue
+            if (
+                left_prec >= MAX_PREC
+                and min_prec <= LEAD_PREC
+                and self._starts_argument(tok)
+                and not (tok.newline_before and tok.column <= self.column_limit)
+            ):
+                args = []
+                while not self.at_end() and self._starts_argument(self.peek()):
+                    nxt = self.tokens[self.pos]
+                    if nxt.newline_before and nxt.column <= self.column_limit:
+                        break
+                    if self._at_named_argument():
+                        self._skip_balanced()  # `(S := 1)` fills an implicit parameter: dropped
+                        continue
+                    args.append(self.parse_argument())
+                if not args:
+                    continue
+                left = self._apply(left, args)
+                left_prec = LEAD_PREC
+                continue
+            return left
+
+    def _binary(self, sym: str, name: str, left: T.Term, right: T.Term) -> T.Term:
+        if name == "→":
+            if isinstance(left, T.Typed) and isinstance(left.expr, (T.Var, T.Const)) \
+                    and "." not in getattr(left.expr, "name", "."):
+                # `(h : P) → Q` is a dependent arrow binding `h`
+                return T.Pi((Binder(left.expr.name, left.type),), right)
+            return T.Pi((Binder("_", left),), right)
+        if sym == "∈":
+            return T.app("Membership.mem", right, left)
+        if sym == "∉":
+            return T.app("Not", T.app("Membership.mem", right, left))
+        if name == "<|":
+            return self._apply(left, [right])
+        if name == "|>":
+            return self._apply(right, [left])
+        return T.app(name, left, right)
+
+    @staticmethod
+    def _apply(fn: T.Term, args: list[T.Term]) -> T.Term:
+        if not args:
+            return fn
+        if isinstance(fn, T.App) and fn.ty is None:
+            return T.App(fn.fn, fn.args + tuple(args))
+        return T.App(fn, tuple(args))
+
+    def _starts_argument(self, tok: Token | None) -> bool:
+        if tok is None:
+            return False
+        if tok.kind in ("num", "str", "char", "name"):
+            return True
+        if tok.kind == "ident":
+            return tok.text not in KEYWORDS or tok.text == "fun"
+        if tok.kind != "sym":
+            return False
+        text = tok.text
+        if text in ("(", "⟨", "[", "#[", "{", "↑", "⇑", "↥", "¬", "!", "@", "∅", "⌊", "⌈", "?", "λ"):
+            return True
+        if text == "·":
+            return self.cdots is not None
+        if text == "|":
+            nxt = self.peek(1)
+            return self.abs_depth == 0 and nxt is not None and nxt.start == tok.end
+        if text == "‖":
+            return self.norm_depth == 0
+        if text == ".":
+            nxt = self.peek(1)
+            return tok.space_before and nxt is not None and nxt.kind == "ident" and nxt.start == tok.end
+        return False
+
+    def _at_named_argument(self) -> bool:
+        a, b, c = self.peek(), self.peek(1), self.peek(2)
+        return (
+            a is not None and a.text == "(" and b is not None and b.kind == "ident"
+            and c is not None and c.text == ":="
+        )
+
+    def parse_argument(self) -> T.Term:
+        tok = self.peek()
+        if tok is not None and tok.text in ("fun", "λ"):
+            return self.parse_expr(0)
+        return self.parse_expr(MAX_PREC)
+
+    # -- leading -------------------------------------------------------------------------
+    def parse_leading(self) -> tuple[T.Term, int]:
+        tok = self.peek()
+        if tok is None:
+            raise self.error("unexpected end of input", "a term")
+        if tok.kind == "error":
+            raise self.error(str(tok.value), None, tok)
+        if tok.kind == "num":
+            self.pos += 1
+            return T.Lit(tok.value), MAX_PREC  # type: ignore[arg-type]
+        if tok.kind == "str":
+            self.pos += 1
+            return T.Str(str(tok.value)), MAX_PREC
+        if tok.kind == "name":
+            self.pos += 1
+            return T.app("Lean.Name.mkStr", T.Str(str(tok.value))), MAX_PREC
+        if tok.kind == "char":
+            self.pos += 1
+            return T.app("Char.ofNat", T.Lit(ord(str(tok.value)))), MAX_PREC
+        if tok.kind == "ident":
+            return self._leading_ident(tok)
+        text = tok.text
+        if text == "(":
+            return self._paren(), MAX_PREC
+        if text == "⟨":
+            self.pos += 1
+            args = self._comma_list("⟩")
+            return T.Anon(tuple(args)), MAX_PREC
+        if text in ("[", "#["):
+            self.pos += 1
+            items = self._comma_list("]")
+            result: T.Term = T.Const("List.nil")
+            for item in reversed(items):
+                result = T.app("List.cons", item, result)
+            if text == "#[":
+                result = T.app("List.toArray", result)
+            return result, MAX_PREC
+        if text == "∫":
+            return self._integral(), 67
+        if text == "{":
+            return self._brace(), MAX_PREC
+        if text in ("↑", "⇑", "↥"):
+            self.pos += 1
+            return T.Coe(self.parse_expr(MAX_PREC)), MAX_PREC
+        if text == "¬":
+            self.pos += 1
+            return T.app("Not", self.parse_expr(40)), MAX_PREC
+        if text == "-":
+            self.pos += 1
+            return T.app("Neg.neg", self.parse_expr(75)), 75
+        if text == "!":
+            self.pos += 1
+            return T.app("not", self.parse_expr(MAX_PREC)), MAX_PREC
+        if text == "√":
+            self.pos += 1
+            return T.app("Real.sqrt", self.parse_expr(100)), 100
+        if text == "|":
+            return self._delimited("|", "abs", "abs_depth"), MAX_PREC
+        if text == "‖":
+            return self._delimited("‖", "Norm.norm", "norm_depth"), MAX_PREC
+        if text in ("⌊", "⌈"):
+            self.pos += 1
+            inner = self.parse_expr(0)
+            close = self.expect(_CLOSERS[text])
+            nat = self.peek()
+            is_nat = nat is not None and nat.text == "₊" and nat.start == close.end
+            if is_nat:
+                self.pos += 1
+            base = "floor" if text == "⌊" else "ceil"
+            return T.app(("Nat." if is_nat else "Int.") + base, inner), MAX_PREC
+        if text in ("∑", "∏"):
+            return self._big_operator("Finset.sum" if text == "∑" else "Finset.prod"), 67
+        if text in ("∀", "Π"):
+            return self._forall(), LEAD_PREC
+        if text in ("∃", "∃!"):
+            return self._exists(unique=text == "∃!"), LEAD_PREC
+        if text == "λ":
+            return self._fun(), LEAD_PREC
+        if text == "·" and self.cdots is not None:
+            self.pos += 1
+            name = f"x{len(self.cdots[-1]) + 1}✝"
+            self.cdots[-1].append(name)
+            return T.Var(name), MAX_PREC
+        if text == "@":
+            self.pos += 1
+            return self.parse_expr(MAX_PREC), MAX_PREC
+        if text == "∅":
+            self.pos += 1
+            return T.Const("EmptyCollection.emptyCollection"), MAX_PREC
+        if text == "?":
+            self.pos += 1
+            name = self.next()
+            return T.Hole("?" + name.text), MAX_PREC
+        if text == ".":
+            nxt = self.peek(1)
+            if nxt is not None and nxt.kind == "ident" and nxt.start == tok.end:
+                self.pos += 2
+                return T.Const("." + nxt.text), MAX_PREC
+        raise self.error(f"unexpected {_describe(tok)}", "a term")
+
+    def _leading_ident(self, tok: Token) -> tuple[T.Term, int]:
+        text = tok.text
+        if text == "fun":
+            return self._fun(), LEAD_PREC
+        if text == "if":
+            return self._if(), LEAD_PREC
+        if text in ("let", "have"):
+            return self._let(), LEAD_PREC
+        if text in ("by", "match", "calc", "do"):
+            self._skip_block()
+            return T.Hole(text), LEAD_PREC
+        if text == "show":
+            self.pos += 1
+            ty = self.parse_expr(0)
+            if self.at("from"):
+                self.pos += 1
+                return T.Typed(self.parse_expr(0), ty), LEAD_PREC
+            if self.at("by"):
+                self._skip_block()
+            return T.Typed(T.Hole("show"), ty), LEAD_PREC
+        if text in KEYWORDS:
+            raise self.error(f"unexpected keyword {text!r}", "a term", tok)
+        self.pos += 1
+        if text == "_":
+            return T.Hole("_"), MAX_PREC
+        if text == "Prop":
+            return T.Sort(0), MAX_PREC
+        if text in ("Type", "Sort"):
+            offset = 1 if text == "Type" else 0
+            nxt = self.peek()
+            if nxt is not None and nxt.text == "*" and nxt.start == tok.end:
+                self.pos += 1
+                return T.Sort("u_1+1" if offset else "u_1"), MAX_PREC
+            level = self._level()
+            if level is None:
+                return T.Sort(offset if text == "Type" else 0), MAX_PREC
+            if isinstance(level, int):
+                return T.Sort(level + offset), MAX_PREC
+            return T.Sort(f"{level}+1" if offset else level), MAX_PREC
+        if text == "ℝ":
+            nxt = self.peek()
+            if (
+                nxt is not None
+                and nxt.text == "≥"
+                and nxt.start == tok.end
+                and self.peek(1) is not None
+                and self.peek(1).text == "0"  # type: ignore[union-attr]
+            ):
+                self.pos += 2
+                inf = self.peek()
+                if inf is not None and inf.text == "∞" and not inf.space_before:
+                    self.pos += 1
+                    return T.Const("ENNReal"), MAX_PREC
+                return T.Const("NNReal"), MAX_PREC
+        return self._name_term(tok), MAX_PREC
+
+    def _level(self) -> int | str | None:
+        tok = self.peek()
+        if tok is None:
+            return None
+        if tok.kind == "num":
+            self.pos += 1
+            return int(tok.value)  # type: ignore[arg-type]
+        if tok.kind == "ident" and tok.text not in KEYWORDS and tok.text != "_":
+            self.pos += 1
+            return tok.text
+        if tok.text == "_":
+            self.pos += 1
+            return "_"
+        if tok.text == "(":
+            start = self.pos
+            self._skip_balanced()
+            return " ".join(t.text for t in self.tokens[start + 1 : self.pos - 1])
+        return None
+
+    def _skip_balanced(self) -> None:
+        """Skip one bracketed group starting at the current token."""
+        opener = self.next()
+        stack = [_CLOSERS.get(opener.text, ")")]
+        while stack:
+            tok = self.next()
+            if tok.text in _CLOSERS and tok.kind == "sym":
+                stack.append(_CLOSERS[tok.text])
+            elif tok.kind == "sym" and tok.text == stack[-1]:
+                stack.pop()
+
+    def _skip_block(self) -> None:
+        """Skip a tactic block / match / calc: up to a closing bracket at depth 0 or the end."""
+        self.pos += 1
+        depth = 0
+        while not self.at_end():
+            tok = self.tokens[self.pos]
+            if tok.kind == "sym" and tok.text in _CLOSERS:
+                depth += 1
+            elif tok.kind == "sym" and tok.text in _CLOSERS.values():
+                if depth == 0:
+                    return
+                depth -= 1
+            self.pos += 1
+
+    def _delimited(self, delim: str, const: str, counter: str) -> T.Term:
+        self.pos += 1
+        setattr(self, counter, getattr(self, counter) + 1)
+        saved_cdots = self.cdots
+        try:
+            inner = self.parse_expr(0)
+        finally:
+            setattr(self, counter, getattr(self, counter) - 1)
+            self.cdots = saved_cdots
+        self.expect(delim)
+        return T.app(const, inner)
+
+    def _comma_list(self, closer: str) -> list[T.Term]:
+        items: list[T.Term] = []
+        if self.at(closer):
+            self.pos += 1
+            return items
+        saved = (self.abs_depth, self.norm_depth)
+        self.abs_depth = self.norm_depth = 0
+        try:
+            while True:
+                items.append(self.parse_expr(0))
+                if self.at(","):
+                    self.pos += 1
+                    continue
+                self.expect(closer)
+                return items
+        finally:
+            self.abs_depth, self.norm_depth = saved
+
+    def _paren(self) -> T.Term:
+        self.expect("(")
+        if self.at(")"):
+            self.pos += 1
+            return T.Const("Unit.unit")
+        saved = (self.abs_depth, self.norm_depth, self.cdots)
+        self.abs_depth = self.norm_depth = 0
+        self.cdots = (self.cdots or []) + [[]]
+        try:
+            inner = self.parse_expr(0)
+            if self.at(":"):
+                self.pos += 1
+                ty = self.parse_expr(0)
+                inner = T.Typed(inner, ty)
+            elif self.at(","):
+                items = [inner]
+                while self.at(","):
+                    self.pos += 1
+                    items.append(self.parse_expr(0))
+                inner = items[-1]
+                for item in reversed(items[:-1]):
+                    inner = T.app("Prod.mk", item, inner)
+            self.expect(")")
+            names = self.cdots[-1]
+        finally:
+            self.abs_depth, self.norm_depth, self.cdots = saved
+        if names:
+            return T.Lam(tuple(Binder(n, None) for n in names), inner)
+        return inner
+
+    def _brace(self) -> T.Term:
+        start_tok = self.expect("{")
+        if self.at("}"):
+            self.pos += 1
+            return T.Const("EmptyCollection.emptyCollection")
+        tok, nxt = self.peek(), self.peek(1)
+        if tok is not None and nxt is not None and nxt.text == ":=":
+            raise self.error("structure instance notation is not supported in statements", "a term", start_tok)
+        # set-builder: `{x | p}`, `{x : T | p}`, `{x ∈ s | p}`, `{x : T // p}`
+        if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS and nxt is not None:
+            save = self.pos
+            name = tok.text
+            self.pos += 1
+            binder_type: T.Term | None = None
+            pred: T.Term | None = None
+            if self.at(":"):
+                self.pos += 1
+                binder_type = self._without_bars(lambda: self.parse_expr(51))
+            elif self.at(*BINDER_PREDICATES):
+                op = self.next().text
+                self.bound.append(name)
+                try:
+                    bound_rhs = self._without_bars(lambda: self.parse_expr(51))
+                finally:
+                    self.bound.pop()
+                pred = self._binder_predicate(name, op, bound_rhs)
+            if self.at("|", "//"):
+                sep = self.next().text
+                self.bound.append(name)
+                try:
+                    body = self.parse_expr(0)
+                finally:
+                    self.bound.pop()
+                self.expect("}")
+                if pred is not None:
+                    body = T.app("And", pred, body)
+                lam = T.Lam((Binder(name, binder_type),), body)
+                return T.app("Subtype" if sep == "//" else "setOf", lam)
+            self.pos = save
+        items = self._comma_list("}")
+        result: T.Term = T.app("Singleton.singleton", items[-1])
+        for item in reversed(items[:-1]):
+            result = T.app("Insert.insert", item, result)
+        return result
+
+    def _without_bars(self, fn: Callable[[], T.Term]) -> T.Term:
+        saved = self.abs_depth
+        self.abs_depth = 1
+        try:
+            return fn()
+        finally:
+            self.abs_depth = saved
+
+    # -- binders -------------------------------------------------------------------------
+    def _binder_predicate(self, name: str, op: str, rhs: T.Term) -> T.Term:
+        return self._binary(op, BINARY_OPS[op][0], T.Var(name), rhs)
+
+    def parse_binder_group(self) -> list[Binder]:
+        """One bracketed binder group ``(x y : T)`` / ``{x}`` / ``[C]`` / ``⦃x⦄``."""
+        opener = self.next()
+        info = {"(": "default", "{": "implicit", "⦃": "strictImplicit", "[": "instImplicit"}.get(
+            opener.text
+        )
+        closer = _CLOSERS.get(opener.text)
+        if opener.text == "{{":
+            info, closer = "strictImplicit", "}}"
+        if info is None or closer is None:
+            raise self.error(f"unexpected {_describe(opener)}", "a binder", opener)
+        if info == "instImplicit":
+            tok, nxt = self.peek(), self.peek(1)
+            name = "_"
+            if tok is not None and tok.kind == "ident" and nxt is not None and nxt.text == ":":
+                name = tok.text
+                self.pos += 2
+            ty = self.parse_expr(0)
+            self.expect(closer)
+            return [Binder(name, ty, info)]
+        names: list[str] = []
+        while True:
+            tok = self.peek()
+            if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS:
+                names.append(tok.text)
+                self.pos += 1
+                continue
+            break
+        if not names:
+            raise self.error(f"unexpected {_describe(self.peek())}", "a binder name")
+        ty: T.Term | None = None
+        if self.at(":"):
+            self.pos += 1
+            ty = self.parse_expr(0)
+        if self.at(":="):
+            self.pos += 1
+            self.parse_expr(0)  # default value: parsed for validity, not kept
+        self.expect(closer)
+        return [Binder(n, ty, info) for n in names]
+
+    def _binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
+        """Binders of ``∀``/``∃``/``fun``/``∑`` up to (not including) a separator.
+
+        Returns the binders and the binder predicates ``(name, op, rhs)``.
+        """
+        binders: list[Binder] = []
+        preds: list[tuple[str, str, T.Term]] = []
+        simple: list[str] = []
+        while True:
+            tok = self.peek()
+            if tok is None:
+                raise self.error("unexpected end of input", " or ".join(repr(s) for s in separators))
+            if tok.kind == "ident" and tok.text not in KEYWORDS:
+                simple.append(tok.text)
+                self.pos += 1
+                continue
+            if tok.kind == "sym" and tok.text in ("(", "{", "[", "⦃") and not simple:
+                group = self.parse_binder_group()
+                binders.extend(group)
+                self.bound.extend(b.name for b in group)
+                continue
+            if tok.kind == "sym" and tok.text == "⟨" and not simple:
+                self.pos += 1
+                pattern_names = []
+                while not self.at("⟩"):
+                    name_tok = self.next()
+                    if name_tok.kind == "ident":
+                        pattern_names.append(name_tok.text)
+                    elif name_tok.text != ",":
+                        raise self.error(f"unexpected {_describe(name_tok)}", "a name", name_tok)
+                self.pos += 1
+                binders.append(Binder("x✝", None))
+                self.bound.extend(pattern_names)
+                continue
+            break
+        if simple:
+            ty: T.Term | None = None
+            if self.at(":"):
+                self.pos += 1
+                ty = self.parse_expr(0)
+            elif self.at(*BINDER_PREDICATES) and not self.at(*separators):
+                op = self.next().text
+                rhs = self.parse_expr(0)
+                preds.extend((n, op, rhs) for n in simple)
+            binders.extend(Binder(n, ty) for n in simple)
+        if not binders:
+            raise self.error(f"unexpected {_describe(self.peek())}", "a binder")
+        return binders, preds
+
+    def _with_bound(self, names: list[str], fn: Callable[[], T.Term]) -> T.Term:
+        mark = len(self.bound)
+        self.bound.extend(names)
+        try:
+            return fn()
+        finally:
+            del self.bound[mark:]
+
+    def _forall(self) -> T.Term:
+        self.pos += 1
+        mark = len(self.bound)
+        try:
+            binders, preds = self._scoped_binders((",",))
+            self.expect(",")
+            body = self.parse_expr(0)
+        finally:
+            del self.bound[mark:]
+        if preds:
+            # ∀ x ∈ s, p  ≡  ∀ x, x ∈ s → p (one hypothesis per bound name)
+            pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
+            result = body
+            for b in reversed(binders):
+                if b.name in pred_by_name:
+                    op, rhs = pred_by_name[b.name]
+                    result = T.Pi((Binder("_", self._binder_predicate(b.name, op, rhs)),), result)
+                result = T.Pi((b,), result)
+            return result
+        return T.Pi(tuple(binders), body)
+
+    def _scoped_binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
+        """Parse binders, binding each name for the types of later binders (left in ``bound``)."""
+        binders, preds = self._binders(separators)
+        for b in binders:
+            self.bound.append(b.name)
+        return binders, preds
+
+    def _exists(self, unique: bool) -> T.Term:
+        self.pos += 1
+        mark = len(self.bound)
+        try:
+            binders, preds = self._scoped_binders((",",))
+            self.expect(",")
+            body = self.parse_expr(0)
+        finally:
+            del self.bound[mark:]
+        const = "ExistsUnique" if unique else "Exists"
+        pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
+        result = body
+        for b in reversed(binders):
+            if b.name in pred_by_name:
+                op, rhs = pred_by_name[b.name]
+                result = T.app("And", self._binder_predicate(b.name, op, rhs), result)
+            result = T.app(const, T.Lam((b,), result))
+        return result
+
+    def _fun(self) -> T.Term:
+        self.pos += 1
+        if self.at("|"):
+            self._skip_block()
+            return T.Hole("fun-match")
+        mark = len(self.bound)
+        try:
+            binders, _ = self._scoped_binders(("=>", "↦"))
+            self.expect("=>", "↦")
+            body = self.parse_expr(0)
+        finally:
+            del self.bound[mark:]
+        if any(b.name == "x✝" for b in binders):
+            return T.Lam(tuple(binders), T.Hole("anonymous-constructor pattern"))
+        return T.Lam(tuple(binders), body)
+
+    def _big_operator(self, const: str) -> T.Term:
+        self.pos += 1
+        mark = len(self.bound)
+        try:
+            binders: list[Binder] = []
+            domain: T.Term | None = None
+            filt: T.Term | None = None
+            tok = self.peek()
+            if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS:
+                names = []
+                while True:
+                    tok = self.peek()
+                    if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS:
+                        names.append(tok.text)
+                        self.pos += 1
+                    else:
+                        break
+                ty: T.Term | None = None
+                if self.at(":"):
+                    self.pos += 1
+                    ty = self.parse_expr(0)
+                elif self.at("∈", "in"):
+                    self.pos += 1
+                    domain = self.parse_expr(0)
+                    if len(names) != 1:
+                        raise self.error("a big operator over a finset binds one name", "one name")
+                binders = [Binder(n, ty) for n in names]
+            else:
+                binders, _ = self._binders((",",))
+            self.bound.extend(b.name for b in binders)
+            if self.at("with"):
+                self.pos += 1
+                filt = self.parse_expr(0)
+            self.expect(",")
+            body = self.parse_expr(67)
+        finally:
+            del self.bound[mark:]
+        if domain is not None:
+            if filt is not None:
+                domain = T.app("Finset.filter", T.Lam((Binder(binders[0].name, None),), filt), domain)
+            return T.app(const, domain, T.Lam((binders[0],), body))
+        result = body
+        for b in reversed(binders):
+            result = T.app(const, T.Const("Finset.univ"), T.Lam((b,), result))
+        return result
+
+    def _integral(self) -> T.Term:
+        """``∫ x, f ∂μ`` / ``∫ x in s, f`` / ``∫ x in a..b, f`` (Mathlib's Bochner integral)."""
+        self.pos += 1
+        mark = len(self.bound)
+        try:
+            name_tok = self.next()
+            if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
+                raise self.error(f"unexpected {_describe(name_tok)}", "a bound name", name_tok)
+            ty: T.Term | None = None
+            if self.at(":"):
+                self.pos += 1
+                ty = self.parse_expr(0)
+            domain: T.Term | None = None
+            upper: T.Term | None = None
+            if self.at("in"):
+                self.pos += 1
+                domain = self.parse_expr(0)
+                if self.at(".."):
+                    self.pos += 1
+                    upper = self.parse_expr(0)
+            self.expect(",")
+            self.bound.append(name_tok.text)
+            body = self.parse_expr(60)
+            measure: T.Term = T.Const("MeasureTheory.MeasureSpace.volume")
+            if self.at("∂"):
+                self.pos += 1
+                measure = self.parse_expr(70)
+        finally:
+            del self.bound[mark:]
+        lam = T.Lam((Binder(name_tok.text, ty),), body)
+        if upper is not None:
+            return T.app("intervalIntegral", lam, domain, upper, measure)  # type: ignore[arg-type]
+        if domain is not None:
+            measure = T.app("MeasureTheory.Measure.restrict", measure, domain)
+        return T.app("MeasureTheory.integral", measure, lam)
+
+    def _if(self) -> T.Term:
+        self.pos += 1
+        tok, nxt = self.peek(), self.peek(1)
+        hyp: str | None = None
+        if tok is not None and tok.kind == "ident" and nxt is not None and nxt.text == ":":
+            hyp = tok.text
+            self.pos += 2
+        cond = self.parse_expr(0)
+        self.expect("then")
+        if hyp is not None:
+            then_branch = self._with_bound([hyp], lambda: self.parse_expr(0))
+        else:
+            then_branch = self.parse_expr(0)
+        self.expect("else")
+        if hyp is not None:
+            else_branch = self._with_bound([hyp], lambda: self.parse_expr(0))
+            return T.app(
+                "dite",
+                cond,
+                T.Lam((Binder(hyp, cond),), then_branch),
+                T.Lam((Binder(hyp, T.app("Not", cond)),), else_branch),
+            )
+        else_branch = self.parse_expr(0)
+        return T.app("ite", cond, then_branch, else_branch)
+
+    def _let(self) -> T.Term:
+        keyword = self.next()
+        name_tok = self.next()
+        if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
+            raise self.error(f"unexpected {_describe(name_tok)}", "a name", name_tok)
+        mark = len(self.bound)
+        try:
+            params: list[Binder] = []
+            while self.at("(", "{", "[", "⦃"):
+                group = self.parse_binder_group()
+                params.extend(group)
+                self.bound.extend(b.name for b in group)
+            ty: T.Term | None = None
+            if self.at(":"):
+                self.pos += 1
+                ty = self.parse_expr(0)
+            self.expect(":=")
+            saved_limit = self.column_limit
+            self.column_limit = keyword.column
+            try:
+                value = self.parse_expr(0)
+            finally:
+                self.column_limit = saved_limit
+        finally:
+            del self.bound[mark:]
+        if params:
+            value = T.Lam(tuple(params), value)
+            if ty is not None:
+                ty = T.Pi(tuple(params), ty)
+        if self.at(";"):
+            self.pos += 1
+        else:
+            tok = self.peek()
+            if tok is None or not tok.newline_before:
+                raise self.error(f"unexpected {_describe(tok)}", f"';' or a newline after {keyword.text}")
+        body = self._with_bound([name_tok.text], lambda: self.parse_expr(0))
+        return T.Let(name_tok.text, ty, value, body)
+
+
+def parse_term(
+    text: str,
+    locals: Iterable[str] = (),
+    resolve: Callable[[str], str] | None = None,
+) -> T.Term:
+    """Parse Lean term ``text`` into a normalized term.
+
+    ``locals`` are names bound outside the term (they become ``Var``); other identifiers
+    become ``Const`` as written, or ``Const(resolve(name))`` when ``resolve`` is given.
+    Raises :class:`LeanParseError` (line, column, what was expected) for text outside the
+    supported fragment.
+    """
+    if not isinstance(text, str):
+        raise LeanParseError(f"text must be a str, got {type(text).__name__}", 1, 1, "a str")
+    tokens = tokenize(text)
+    for tok in tokens:
+        if tok.kind == "error":
+            raise LeanParseError(str(tok.value), tok.line, tok.column)
+    parser = Parser(tokens, locals, resolve)
+    if parser.at_end():
+        raise LeanParseError("empty term", 1, 1, "a term")
+    return parser.parse_all()
+
+
+def parse_pattern(parser: Parser) -> tuple[T.Term, list[str]]:
+    """Parse one pattern of an equation; unknown lower-case names become pattern variables."""
+    parser.pattern_vars = []
+    try:
+        term = parser.parse_expr(0)
+        return term, list(parser.pattern_vars)
+    finally:
+        parser.pattern_vars = None
+
+
+__all__ = ["LeanParseError", "Parser", "parse_term", "parse_pattern"]

@@ -1,0 +1,1 @@
+"""NumPy implementations mirrored against the Lean statements."""

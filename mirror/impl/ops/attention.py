@@ -1,0 +1,189 @@
+"""Attention Op Specs: ``softmax``, ``causalGQA``, ``slidingGQA``, ``decodeGQA``,
+``slidingDecodeGQA`` (no Lean definition in spec 1.0), ``sigmoidGate``.
+
+Shapes follow the Lean definitions, with optional leading batch axes:
+``q[..., S, Hkv, G, D]``, ``k, v[..., L, Hkv, D]``, output ``[..., S, Hkv, G, D]``.
+KV head ``c`` serves the ``G`` query heads ``c·G + g``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bridge.errors import InvalidArgument
+from mirror.impl.ops._checks import _array, _broadcast_batch, _dtype, _int_array, _natural, _scalar
+from mirror.impl.ops.scalar import sigmoid
+
+
+def softmax(s: Any, visible: Any = None, *, dtype: Any = None) -> np.ndarray:
+    """Masked softmax over the last axis.
+
+    ``visible`` is a boolean mask broadcastable to ``s`` (``None``: all visible). Invisible
+    entries are 0; a row with nothing visible is all 0 (the Lean definition's value).
+    """
+    dt = _dtype(dtype)
+    logits = _array("s", s, dt, min_ndim=1)
+    if visible is None:
+        mask = np.ones(logits.shape, dtype=bool)
+    else:
+        mask = np.asarray(visible)
+        if mask.dtype != np.bool_:
+            raise InvalidArgument(
+                f"argument 'visible' has dtype {mask.dtype}; expected a boolean mask"
+            )
+        try:
+            mask = np.broadcast_to(mask, logits.shape)
+        except ValueError as exc:
+            raise InvalidArgument(
+                f"argument 'visible' has shape {mask.shape}; expected a shape broadcastable "
+                f"to s's shape {logits.shape}"
+            ) from exc
+    return _masked_softmax(logits, mask)
+
+
+def _masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis restricted to ``mask``; rows with no visible entry are 0."""
+    shifted = np.where(mask, logits, -np.inf)
+    top = np.max(shifted, axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    weights = np.where(mask, np.exp(np.where(mask, logits - top, 0.0)), 0.0)
+    total = np.sum(weights, axis=-1, keepdims=True)
+    return weights / np.where(total > 0, total, 1.0)
+
+
+def _qkv(q: Any, k: Any, v: Any, dt: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Check ``q[..., S, Hkv, G, D]``, ``k[..., L, Hkv, D]``, ``v[..., L, Hkv, D]``."""
+    qa = _array("q", q, dt, min_ndim=4)
+    ka = _array("k", k, dt, min_ndim=3)
+    va = _array("v", v, dt, min_ndim=3)
+    _, hkv, _, d = qa.shape[-4:]
+    if ka.shape[-2:] != (hkv, d):
+        raise InvalidArgument(
+            f"argument 'k' has shape {ka.shape}; expected trailing shape (L, Hkv, D) = "
+            f"(*, {hkv}, {d}) from q's shape {qa.shape} (S, Hkv, G, D)"
+        )
+    if va.shape[-3:] != ka.shape[-3:]:
+        raise InvalidArgument(
+            f"argument 'v' has shape {va.shape}; expected trailing shape (L, Hkv, D) = "
+            f"{ka.shape[-3:]} like k"
+        )
+    _broadcast_batch(("q", "k", "v"), (qa.shape[:-4], ka.shape[:-3], va.shape[:-3]))
+    return qa, ka, va
+
+
+def _grouped_attention(scale: float, q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                       mask: np.ndarray) -> np.ndarray:
+    """``Σ_l softmax(scale · q·k_l, mask)_l · v_l`` with ``mask[..., S, L]``."""
+    qh = np.moveaxis(q, -4, -2)  # [..., Hkv, G, S, D]
+    kh = np.moveaxis(k, -3, -2)[..., :, None, :, :]  # [..., Hkv, 1, L, D]
+    vh = np.moveaxis(v, -3, -2)[..., :, None, :, :]
+    logits = scale * (qh @ np.swapaxes(kh, -1, -2))  # [..., Hkv, G, S, L]
+    probs = _masked_softmax(logits, mask[..., None, None, :, :])
+    return np.moveaxis(probs @ vh, -2, -4)  # [..., S, Hkv, G, D]
+
+
+def _positions(pos: Any, q: np.ndarray) -> np.ndarray:
+    """Query positions ``pos[..., S]`` (natural numbers) matching ``q``'s ``S`` axis."""
+    p = _int_array("pos", pos, min_ndim=1)
+    if p.shape[-1] != q.shape[-4]:
+        raise InvalidArgument(
+            f"argument 'pos' has shape {p.shape}; expected trailing shape (S,) = "
+            f"({q.shape[-4]},) from q's shape {q.shape}"
+        )
+    if p.size and p.min() < 0:
+        raise InvalidArgument(
+            f"argument 'pos' holds {int(p.min())}; expected natural-number positions"
+        )
+    return p
+
+
+def causal_gqa(scale: Any, pos: Any, q: Any, k: Any, v: Any, *, dtype: Any = None) -> np.ndarray:
+    """Causal grouped-query attention: query ``s`` sees keys ``l ≤ pos[s]``.
+
+    ``q[..., S, Hkv, G, D]``, ``k, v[..., L, Hkv, D]``, ``pos[..., S]`` → ``[..., S, Hkv, G, D]``.
+    """
+    dt = _dtype(dtype)
+    sc = _scalar("scale", scale)
+    qa, ka, va = _qkv(q, k, v, dt)
+    p = _positions(pos, qa)
+    keys = np.arange(ka.shape[-3])
+    mask = keys <= p[..., :, None]
+    return _grouped_attention(sc, qa, ka, va, mask)
+
+
+def sliding_gqa(scale: Any, window: Any, pos: Any, q: Any, k: Any, v: Any, *,
+                dtype: Any = None) -> np.ndarray:
+    """Sliding-window GQA: the query at position ``p`` sees keys ``l`` with ``p − w < l ≤ p``.
+
+    The window test is taken over the integers (``l + w > p``), so a window at least the
+    sequence length is causal attention. Shapes as :func:`causal_gqa`.
+    """
+    dt = _dtype(dtype)
+    sc = _scalar("scale", scale)
+    w = _natural("window", window)
+    qa, ka, va = _qkv(q, k, v, dt)
+    p = _positions(pos, qa)
+    keys = np.arange(ka.shape[-3])
+    mask = (keys <= p[..., :, None]) & (keys + w > p[..., :, None])
+    return _grouped_attention(sc, qa, ka, va, mask)
+
+
+def _decode_query(q: Any, k: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """Flat decode query heads ``q[..., Hkv·G, D]`` as ``[..., 1, Hkv, G, D]``."""
+    qa = _array("q", q, dt, min_ndim=2)
+    hkv, d = k.shape[-2:]
+    h = qa.shape[-2]
+    if qa.shape[-1] != d or hkv == 0 or h % hkv:
+        raise InvalidArgument(
+            f"argument 'q' has shape {qa.shape}; expected trailing shape (H, D) with "
+            f"D = {d} and H a multiple of Hkv = {hkv} (from k's shape {k.shape})"
+        )
+    return qa.reshape(qa.shape[:-2] + (1, hkv, h // hkv, d))
+
+
+def _decode(scale: Any, window: int | None, q: Any, k: Any, v: Any, dt: np.dtype) -> np.ndarray:
+    """Decode attention over the cache, restricted to the last ``window`` positions."""
+    sc = _scalar("scale", scale)
+    ka = _array("k", k, dt, min_ndim=3)
+    va = _array("v", v, dt, min_ndim=3)
+    q5 = _decode_query(q, ka, dt)
+    qa, ka, va = _qkv(q5, ka, va, dt)
+    length = ka.shape[-3]
+    keys = np.arange(length)
+    last = length - 1
+    mask = keys <= last if window is None else (keys <= last) & (keys + window > last)
+    out = _grouped_attention(sc, qa, ka, va, mask[None, :])
+    return out.reshape(out.shape[:-4] + (out.shape[-3] * out.shape[-2], out.shape[-1]))
+
+
+def decode_gqa(scale: Any, q: Any, k: Any, v: Any, *, dtype: Any = None) -> np.ndarray:
+    """Decode attention: one query at the last position ``L − 1`` of ``L`` cached tokens.
+
+    ``q[..., H, D]`` with ``H = Hkv·G`` flat query heads (head ``c·G + g`` reads KV head
+    ``c``), ``k, v[..., L, Hkv, D]`` → ``[..., H, D]``.
+    """
+    return _decode(scale, None, q, k, v, _dtype(dtype))
+
+
+def sliding_decode_gqa(scale: Any, window: Any, q: Any, k: Any, v: Any, *,
+                       dtype: Any = None) -> np.ndarray:
+    """Sliding-window decode attention over the last ``window`` cached positions.
+
+    Spec 1.0 has no Lean definition for this (``slidingDecodeGQA`` is UNKNOWN); the window
+    semantics are :func:`sliding_gqa`'s at ``pos = L − 1``. Shapes as :func:`decode_gqa`.
+    """
+    return _decode(scale, _natural("window", window), q, k, v, _dtype(dtype))
+
+
+def sigmoid_gate(o: Any, gate: Any, *, dtype: Any = None) -> np.ndarray:
+    """Output gate of gated attention: ``o ⊙ σ(gate)`` (same shapes)."""
+    dt = _dtype(dtype)
+    oa = _array("o", o, dt)
+    ga = _array("gate", gate, dt)
+    if oa.shape != ga.shape:
+        raise InvalidArgument(
+            f"argument 'gate' has shape {ga.shape}; expected o's shape {oa.shape}"
+        )
+    return oa * sigmoid(ga, dtype=dt)

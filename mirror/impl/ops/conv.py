@@ -1,0 +1,44 @@
+"""``causalConvSilu``: depthwise causal convolution of width ``K`` followed by SiLU."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bridge.errors import InvalidArgument
+from mirror.impl.ops._checks import _array, _dtype
+from mirror.impl.ops.scalar import silu
+
+
+def causal_conv_silu(x: Any, w: Any, bias: Any = None, *, dtype: Any = None) -> np.ndarray:
+    """``y[t, c] = silu(Σ_{j<K} w[c, j] · x[t − (K − 1) + j, c] + bias[c])``, zero left padding.
+
+    ``x[..., T, C]`` (channels last), ``w[C, K]`` (tap ``K − 1`` multiplies the current token,
+    as PyTorch's ``Conv1d(C, C, K, groups=C, padding=K−1)`` truncated to the first ``T``
+    outputs), optional ``bias[C]``.
+    """
+    dt = _dtype(dtype)
+    a = _array("x", x, dt, min_ndim=2)
+    t, channels = a.shape[-2:]
+    weight = _array("w", w, dt)
+    if weight.ndim != 2 or weight.shape[0] != channels or weight.shape[1] < 1:
+        raise InvalidArgument(
+            f"argument 'w' has shape {weight.shape}; expected (C, K) with C = {channels} "
+            f"from x's shape {a.shape} (T, C) and K >= 1"
+        )
+    width = weight.shape[1]
+    widths = [(0, 0)] * a.ndim
+    widths[-2] = (width - 1, 0)
+    padded = np.pad(a, widths)
+    # windows[..., t, c, j] = padded[..., t + j, c]
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width, axis=-2)[..., :t, :, :]
+    y = np.einsum("...tcj,cj->...tc", windows, weight)
+    if bias is not None:
+        b = _array("bias", bias, dt)
+        if b.shape != (channels,):
+            raise InvalidArgument(
+                f"argument 'bias' has shape {b.shape}; expected ({channels},)"
+            )
+        y = y + b
+    return silu(y, dtype=dt)

@@ -1,0 +1,106 @@
+"""Linear maps and feed-forward Op Specs: ``linear``, ``gateUp``, ``siluMul``, ``geluMul``,
+``residual``, ``embed``, ``lmHead``.
+
+Weights are stored as PyTorch stores them: ``W[N, K]`` for a bias-free ``nn.Linear(K, N)``.
+Leading axes of activations are free (tokens, batch).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bridge.errors import InvalidArgument
+from mirror.impl.ops._checks import _array, _dtype, _int_array, _scalar
+from mirror.impl.ops.scalar import gelu_tanh, silu, softcap
+
+
+def _matrix(name: str, value: Any, dt: np.dtype, columns: int, meaning: str) -> np.ndarray:
+    """A 2-D weight ``[N, columns]``."""
+    arr = _array(name, value, dt)
+    if arr.ndim != 2 or arr.shape[1] != columns:
+        raise InvalidArgument(
+            f"argument {name!r} has shape {arr.shape}; expected {meaning} = (N, {columns})"
+        )
+    return arr
+
+
+def linear(x: Any, W: Any, *, dtype: Any = None) -> np.ndarray:
+    """``y[t, n] = Σₖ x[t, k] · W[n, k]``; ``x[..., K]``, ``W[N, K]`` → ``y[..., N]``."""
+    dt = _dtype(dtype)
+    a = _array("x", x, dt, min_ndim=1)
+    weight = _matrix("W", W, dt, a.shape[-1], "(N, K) with K = x.shape[-1]")
+    return a @ weight.T
+
+
+def gate_up(x: Any, W_gate: Any, W_up: Any, *, dtype: Any = None) -> np.ndarray:
+    """``[x W_gateᵀ ‖ x W_upᵀ]`` along the last axis, gate first; both weights ``[I, K]``."""
+    dt = _dtype(dtype)
+    a = _array("x", x, dt, min_ndim=1)
+    gate = _matrix("W_gate", W_gate, dt, a.shape[-1], "(I, K) with K = x.shape[-1]")
+    up = _matrix("W_up", W_up, dt, a.shape[-1], "(I, K) with K = x.shape[-1]")
+    if gate.shape != up.shape:
+        raise InvalidArgument(
+            f"argument 'W_up' has shape {up.shape}; expected W_gate's shape {gate.shape}"
+        )
+    return np.concatenate([a @ gate.T, a @ up.T], axis=-1)
+
+
+def _halves(gu: Any, dt: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Split a fused ``[gate ‖ up]`` row (last axis of even size ``2I``) into its halves."""
+    a = _array("gu", gu, dt, min_ndim=1)
+    if a.shape[-1] % 2:
+        raise InvalidArgument(
+            f"argument 'gu' has shape {a.shape}; expected an even last axis 2·I ([gate ‖ up])"
+        )
+    half = a.shape[-1] // 2
+    return a[..., :half], a[..., half:]
+
+
+def silu_mul(gu: Any, *, dtype: Any = None) -> np.ndarray:
+    """SwiGLU on a fused row: ``y[t, i] = silu(gu[t, i]) · gu[t, I + i]``."""
+    dt = _dtype(dtype)
+    gate, up = _halves(gu, dt)
+    return silu(gate, dtype=dt) * up
+
+
+def gelu_mul(gu: Any, *, dtype: Any = None) -> np.ndarray:
+    """GeGLU on a fused row: ``y[t, i] = geluTanh(gu[t, i]) · gu[t, I + i]``."""
+    dt = _dtype(dtype)
+    gate, up = _halves(gu, dt)
+    return gelu_tanh(gate, dtype=dt) * up
+
+
+def residual(x: Any, h: Any, r: Any = 1.0, *, dtype: Any = None) -> np.ndarray:
+    """``y = x + r · h`` (``r`` is a model's residual multiplier, 1 by default)."""
+    dt = _dtype(dtype)
+    a = _array("x", x, dt)
+    b = _array("h", h, dt)
+    if a.shape != b.shape:
+        raise InvalidArgument(f"argument 'h' has shape {b.shape}; expected x's shape {a.shape}")
+    return a + _scalar("r", r) * b
+
+
+def embed(tokens: Any, E: Any, c: Any = 1.0, *, dtype: Any = None) -> np.ndarray:
+    """``y[t] = c · E[tokens[t]]``; ``tokens`` integer array of any shape, ``E[V, H]``."""
+    dt = _dtype(dtype)
+    table = _array("E", E, dt)
+    if table.ndim != 2:
+        raise InvalidArgument(f"argument 'E' has shape {table.shape}; expected (V, H)")
+    ids = _int_array("tokens", tokens)
+    if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
+        bad = int(ids.min()) if ids.min() < 0 else int(ids.max())
+        raise InvalidArgument(
+            f"argument 'tokens' holds token id {bad}; expected ids in [0, {table.shape[0]})"
+        )
+    return _scalar("c", c) * table[ids]
+
+
+def lm_head(x: Any, W: Any, mul: Any = 1.0, cap: Any = None, *, dtype: Any = None) -> np.ndarray:
+    """``z = mul · x Wᵀ``, then ``softcap cap z`` when ``cap`` is given; ``W[V, H]``."""
+    dt = _dtype(dtype)
+    z = _scalar("mul", mul) * linear(x, W, dtype=dt)
+    if cap is None:
+        return z
+    return softcap(cap, z, dtype=dt)

@@ -1,0 +1,601 @@
+"""The resolvent operator: one causal attention head with three switches, in NumPy.
+
+This mirrors ``aether_core::resolvent`` (spec: ``spec/resolvent-operator.txt``). For a causal
+sequence of length ``n`` with queries/keys ``q_i, k_j`` in R^d, raw gate magnitudes ``u_k``,
+phases ``theta_k`` and switches ``(beta, qk, g)``, for ``0 <= j <= i < n``::
+
+    s_ij  = <q_i, k_j> / sqrt(d)                              scaled logit
+    m_k   = clamp(lerp(1, u_k, g), 0, 1),  theta'_k = g theta_k   blended gate
+    a_k   = m_k exp(i theta'_k)                                the gate
+    G_ij  = prod_{k=j+1}^{i} a_k,  G_ii = 1                    the path product
+    R_ij  = prod_{k=j+1}^{i} m_k = |G_ij|                      its modulus
+    Z_i   = sum_{j<=i} R_ij exp(qk s_ij)                       the row normaliser
+    W_ij  = G_ij exp(qk s_ij) / Z_i^beta  (j <= i),  W_ij = 0 (j > i)
+    O_i   = sum_{j<=i} W_ij V_j                                the readout
+
+Three familiar operators are corners of this family: :data:`SOFTMAX` ``(1, 1, 0)`` is causal
+softmax attention, :data:`UNNORMALIZED_KERNEL` ``(0, 1, 0)`` the bare exponential kernel and
+:data:`PATH_PRODUCT` ``(0, 0, 1)`` the exact path product of a gated chain, i.e. the resolvent
+``(I - A)^{-1}`` of the gate shift ``A_{i,i-1} = a_i``.
+
+Floating-point rules (they are what makes the spec's bitwise tests meaningful):
+
+- Complex numbers are carried as separate real and imaginary float64 planes and multiplied by
+  the textbook formula ``(ac - bd) + (ad + bc)i`` with one rounding per operation. NumPy's
+  own complex multiply may fuse multiply-adds (it does on AVX-512 machines), which would make
+  results depend on the CPU; this module never uses it on the hot path.
+- ``s_ij`` accumulates ``q_it k_jt`` over ``t = 0 .. d-1`` in that order, starting from
+  ``0.0``, then divides by ``sqrt(d)``; the sum is vectorized over all ``(i, j)`` but its order
+  is fixed, so ``s_ij`` does not depend on BLAS, on ``n`` or on any other entry.
+- The row normaliser sums its terms over ``j = 0 .. i`` in order. Consequently each row ``i``
+  of :func:`operator` depends only on inputs ``0 .. i`` and is bitwise independent of ``n``.
+
+Everything here is vectorized over the ``n^2`` entries; the only Python loops run over ``n``
+(one vectorized column update per step) or over ``d``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bridge.errors import InvalidArgument, LeanMirrorError
+
+__all__ = [
+    "NonFinite",
+    "PATH_PRODUCT",
+    "SOFTMAX",
+    "Switches",
+    "UNNORMALIZED_KERNEL",
+    "blend",
+    "chain_label",
+    "gate",
+    "operator",
+    "path_product",
+    "readout",
+]
+
+#: The input classes :class:`NonFinite` may name, in the order :func:`operator` checks them
+#: (``value`` is checked by :func:`readout` only).
+NON_FINITE_INPUTS = (
+    "switch",
+    "query",
+    "key",
+    "magnitude",
+    "phase",
+    "blended phase",
+    "logit",
+    "value",
+)
+
+
+class NonFinite(LeanMirrorError, ArithmeticError):
+    """A NaN or infinite input (or derived quantity) was refused.
+
+    ``input`` names the class that was non-finite: one of ``query``, ``key``, ``magnitude``,
+    ``phase``, ``switch``, ``blended phase``, ``logit`` (and ``value`` for :func:`readout`).
+    """
+
+    def __init__(self, input: str, detail: str = "") -> None:
+        self.input = input
+        self.detail = detail
+        message = f"non-finite {input}"
+        if detail:
+            message += f": {detail}"
+        message += f"; expected every {input} to be finite"
+        super().__init__(message)
+
+
+def _real_scalar(value: Any, name: str) -> float:
+    """A Python float from a real scalar; anything else is refused."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise InvalidArgument(f"{name} is {value!r}; expected a real number")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Switches:
+    """The three switches ``(beta, qk, g)`` of the head.
+
+    ``beta`` is the exponent of the row normaliser ``Z_i`` (1: softmax-class rows, 0: no
+    normalisation), ``qk`` scales the logit ``s_ij`` (0 removes queries and keys exactly) and
+    ``g`` blends the gate in (0 removes the gates exactly). Values are stored as floats;
+    non-finite values are allowed here and refused by :func:`operator` with
+    ``NonFinite(input="switch")``.
+    """
+
+    beta: float
+    qk: float
+    g: float
+
+    SOFTMAX: ClassVar["Switches"]
+    UNNORMALIZED_KERNEL: ClassVar["Switches"]
+    PATH_PRODUCT: ClassVar["Switches"]
+
+    def __post_init__(self) -> None:
+        for name in ("beta", "qk", "g"):
+            value = getattr(self, name)
+            object.__setattr__(self, name, _real_scalar(value, f"Switches.{name}"))
+
+
+Switches.SOFTMAX = Switches(1.0, 1.0, 0.0)
+Switches.UNNORMALIZED_KERNEL = Switches(0.0, 1.0, 0.0)
+Switches.PATH_PRODUCT = Switches(0.0, 0.0, 1.0)
+
+#: Causal softmax attention, ``(beta, qk, g) = (1, 1, 0)``.
+SOFTMAX = Switches.SOFTMAX
+#: The unnormalized exponential kernel, ``(0, 1, 0)``.
+UNNORMALIZED_KERNEL = Switches.UNNORMALIZED_KERNEL
+#: The exact path product of the gated chain, ``(0, 0, 1)``.
+PATH_PRODUCT = Switches.PATH_PRODUCT
+
+
+# --------------------------------------------------------------------------- gate pieces
+
+
+def blend(u: Any, theta: Any, g: Any) -> tuple[Any, Any]:
+    """The blended gate ``(m, theta') = (clamp(lerp(1, u, g), 0, 1), g * theta)``.
+
+    ``lerp(1, u, g)`` is evaluated as ``torch.lerp`` does: ``1 + g (u - 1)`` when ``g < 1/2``
+    and ``u - (u - 1)(1 - g)`` otherwise. In exact arithmetic both are ``1 + g (u - 1)``; this
+    form is exact at both ends, so ``g = 0`` gives ``m = 1`` and ``g = 1`` gives ``m =
+    clamp(u, 0, 1)`` bitwise. The clamp maps an overflowing ``lerp`` to 0 or 1. ``theta' = g *
+    theta`` may overflow to ``+-inf``; :func:`operator` refuses that as ``blended phase``.
+
+    ``u``, ``theta`` and ``g`` are scalars or broadcastable arrays. Scalars in give Python
+    floats out, arrays give float64 arrays. NaN inputs propagate (only :func:`operator` refuses).
+    """
+    u_arr = _real_array(u, "u")
+    theta_arr = _real_array(theta, "theta")
+    g_arr = _real_array(g, "g")
+    with np.errstate(over="ignore", invalid="ignore"):
+        diff = u_arr - 1.0
+        low = 1.0 + g_arr * diff
+        high = u_arr - diff * (1.0 - g_arr)
+        m = np.clip(np.where(g_arr < 0.5, low, high), 0.0, 1.0)
+        blended = g_arr * theta_arr
+    m, blended = np.broadcast_arrays(m, blended)
+    if m.ndim == 0:
+        return float(m), float(blended)
+    return np.array(m, dtype=np.float64), np.array(blended, dtype=np.float64)
+
+
+def gate(m: Any, theta: Any) -> Any:
+    """The gate ``a = m e^{i theta} = m cos(theta) + i m sin(theta)``, as complex128.
+
+    Each part is one real product (no complex multiply), so ``gate(1, 0) == 1`` exactly and
+    ``gate(0, theta) == 0`` exactly for finite ``theta``. Scalars in give a Python ``complex``,
+    arrays a complex128 array of the broadcast shape.
+    """
+    m_arr = _real_array(m, "m")
+    theta_arr = _real_array(theta, "theta")
+    re, im = _gate_planes(m_arr, theta_arr)
+    out = _complex_from_planes(re, im)
+    if out.ndim == 0:
+        return complex(out)
+    return out
+
+
+def path_product(a: Any) -> np.ndarray:
+    """The path product ``G_ij = prod_{k=j+1}^{i} a_k`` (``j <= i``), as complex128 ``[n, n]``.
+
+    ``G_ii = 1`` (the empty product) and ``G_ij = 0`` above the diagonal. The product
+    accumulates from ``k = i`` down to ``k = j + 1``, the order the source fixes because a
+    complex product is not associative in floating point: ``G_ij = ((1 * a_i) * a_{i-1}) ...
+    * a_{j+1}``, i.e. ``G[i, j] = G[i, j+1] * a[j+1]``, computed one column at a time from the
+    diagonal leftwards and vectorized over the rows. ``a_0`` is never read. A closed gate
+    ``a_k = 0`` makes every path through it exactly 0 (the product is never taken through a
+    logarithm).
+    """
+    arr = _complex_vector(a, "a")
+    re, im = _path_planes(arr.real.copy(), arr.imag.copy())
+    return _complex_from_planes(re, im)
+
+
+# --------------------------------------------------------------------------- operator
+
+
+def operator(
+    q: Any,
+    k: Any,
+    u: Any,
+    theta: Any,
+    switches: Switches | tuple[float, float, float] = Switches.SOFTMAX,
+    *,
+    seq: int | None = None,
+    head_dim: int | None = None,
+) -> np.ndarray:
+    """The head's weight matrix ``W`` as complex128 ``[seq, seq]`` (zero above the diagonal).
+
+    ``q`` and ``k`` are ``(seq, head_dim)`` arrays, or flat row-major vectors of length
+    ``seq * head_dim`` with ``seq``/``head_dim`` given (``seq`` defaults to ``len(u)``,
+    ``head_dim`` to ``len(q) // seq``). ``u`` and ``theta`` have length ``seq``.
+
+    Evaluation: ``Z_i^beta`` is taken in the log domain, ``W_ij = G_ij exp(qk s_ij - beta log
+    Z_i)``, where ``log Z_i = M_i + log sum_j R_ij exp(qk s_ij - M_i)`` is shifted by the
+    maximum ``M_i`` of ``qk s_ij`` over the live entries (``R_ij > 0``). Every row has a live
+    diagonal (``R_ii = 1``), so ``Z_i > 0``; closing every gate leaves the identity. At ``beta =
+    1`` this keeps ``|W_ij| <= 1`` (up to rounding) even at logits of ``+-1e4``. With ``qk == 0``
+    the logit is exactly 0 and ``s`` is never formed, so an overflowing dot product is accepted.
+
+    Away from ``beta = 1`` a live entry whose true value exceeds the float64 range reads
+    ``+-inf``. It never reads NaN: a dead entry (``R_ij == 0``) is exactly 0 and a part (real or
+    imaginary lane) of ``G_ij`` that is exactly 0 stays 0 rather than becoming ``0 * inf``.
+
+    Raises:
+        NonFinite: a NaN/infinite switch, query, key, magnitude (``u``) or phase (``theta``), a
+            blended phase ``g theta_k`` that overflows, or a logit ``qk s_ij`` (``j <= i``) that
+            overflows; ``.input`` names the class.
+        InvalidArgument: (a ``ValueError``) shapes that do not fit together, or ``head_dim ==
+            0`` with ``seq > 0`` (the source panics there).
+    """
+    sw = _switches(switches)
+    u_vec = _real_vector(u, "u")
+    theta_vec = _real_vector(theta, "theta")
+    q_mat, k_mat, n, d = _query_key(q, k, u_vec, theta_vec, seq, head_dim)
+
+    for name, value in (("beta", sw.beta), ("qk", sw.qk), ("g", sw.g)):
+        if not math.isfinite(value):
+            raise NonFinite("switch", f"Switches.{name} = {value!r}")
+    _refuse_non_finite(q_mat, "query", "q")
+    _refuse_non_finite(k_mat, "key", "k")
+    _refuse_non_finite(u_vec, "magnitude", "u")
+    _refuse_non_finite(theta_vec, "phase", "theta")
+
+    m, blended = blend(u_vec, theta_vec, sw.g)
+    m = np.asarray(m, dtype=np.float64).reshape(n)
+    blended = np.asarray(blended, dtype=np.float64).reshape(n)
+    bad = np.flatnonzero(~np.isfinite(blended))
+    if bad.size:
+        i = int(bad[0])
+        raise NonFinite(
+            "blended phase",
+            f"g * theta[{i}] = {sw.g!r} * {float(theta_vec[i])!r} overflows",
+        )
+
+    if n == 0:
+        return np.zeros((0, 0), dtype=np.complex128)
+
+    causal = np.tri(n, n, dtype=bool)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        if sw.qk == 0.0:
+            logit = np.zeros((n, n), dtype=np.float64)
+        else:
+            logit = sw.qk * _scaled_logits(q_mat, k_mat, d)
+        bad_logit = causal & ~np.isfinite(logit)
+        if bad_logit.any():
+            i, j = (int(x) for x in np.argwhere(bad_logit)[0])
+            raise NonFinite(
+                "logit",
+                f"qk * s[{i}, {j}] = {sw.qk!r} * <q_{i}, k_{j}>/sqrt({d}) is {logit[i, j]!r}",
+            )
+
+        a_re, a_im = _gate_planes(m, blended)
+        if np.all(a_re[1:] == 1.0) and np.all(a_im[1:] == 0.0):
+            # Every gate is exactly 1 (e.g. g = 0): the ordered products are exactly 1 + 0i
+            # on the causal triangle, so skip the loops (bitwise the same result).
+            g_re = causal.astype(np.float64)
+            g_im = np.zeros((n, n), dtype=np.float64)
+            modulus = g_re
+        else:
+            g_re, g_im = _path_planes(a_re, a_im)
+            modulus = _path_modulus(m)
+        live = causal & (modulus > 0.0)
+
+        shifted = np.where(live, logit, -np.inf)
+        row_max = shifted.max(axis=1)
+        terms = np.where(live, modulus * np.exp(shifted - row_max[:, None]), 0.0)
+        total = _ordered_row_sum(terms)
+        log_z = row_max + np.log(total)
+
+        scale = np.exp(logit - sw.beta * log_z[:, None])
+        w_re = np.where(live, np.where(g_re != 0.0, g_re * scale, g_re), 0.0)
+        w_im = np.where(live, np.where(g_im != 0.0, g_im * scale, g_im), 0.0)
+    return _complex_from_planes(w_re, w_im)
+
+
+def readout(
+    w: Any,
+    v: Any,
+    *,
+    seq: int | None = None,
+    value_dim: int | None = None,
+) -> np.ndarray:
+    """The readout ``O_i = sum_{j <= i} W_ij V_j`` as complex128 ``[seq, value_dim]``.
+
+    ``w`` is ``(seq, seq)`` (or flat of length ``seq^2``); ``v`` is ``(seq, value_dim)``,
+    ``(seq,)`` (read as ``value_dim = 1``; the result is still 2-D) or flat row-major with
+    ``value_dim`` given. Entries of ``w`` above the diagonal are ignored (treated as 0), so the
+    readout is causal whatever ``w`` holds there. Non-finite values are refused with
+    ``NonFinite(input="value")``; a ``w`` holding ``+-inf`` (an overflowed operator away from
+    ``beta = 1``) gives an undefined result, as in the source, and is not guarded.
+    """
+    w_arr = _as_array(w, "w", allow_complex=True).astype(np.complex128, copy=False)
+    v_arr = _real_array(v, "v")
+    if w_arr.ndim == 1:
+        side = math.isqrt(w_arr.size) if seq is None else seq
+        if side * side != w_arr.size:
+            raise InvalidArgument(
+                f"readout: w is flat with {w_arr.size} entries and seq={seq!r}; "
+                "expected seq * seq entries"
+            )
+        w_arr = w_arr.reshape(side, side)
+    if w_arr.ndim != 2 or w_arr.shape[0] != w_arr.shape[1]:
+        raise InvalidArgument(
+            f"readout: w has shape {w_arr.shape}; expected a square (seq, seq) matrix"
+        )
+    n = w_arr.shape[0]
+    if seq is not None and seq != n:
+        raise InvalidArgument(f"readout: w has shape {w_arr.shape} but seq={seq!r}")
+    if v_arr.ndim == 1:
+        if value_dim is None:
+            value_dim = 1
+        if value_dim < 0 or v_arr.size != n * value_dim:
+            raise InvalidArgument(
+                f"readout: v has shape {v_arr.shape}; expected seq * value_dim = "
+                f"{n} * {value_dim} entries to fit w of shape {w_arr.shape}"
+            )
+        v_arr = v_arr.reshape(n, value_dim)
+    if v_arr.ndim != 2 or v_arr.shape[0] != n or (
+        value_dim is not None and v_arr.shape[1] != value_dim
+    ):
+        raise InvalidArgument(
+            f"readout: v has shape {v_arr.shape} and value_dim={value_dim!r}; expected "
+            f"({n}, value_dim) to fit w of shape {w_arr.shape}"
+        )
+    _refuse_non_finite(v_arr, "value", "v")
+    lower_re = np.tril(w_arr.real)
+    lower_im = np.tril(w_arr.imag)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _complex_from_planes(lower_re @ v_arr, lower_im @ v_arr)
+
+
+def chain_label(a: Any, b: Any) -> np.ndarray:
+    """The gated chain ``y_i = a_i y_{i-1} + b_i`` with ``y_{-1} = 0``, as complex128 ``[n]``.
+
+    So ``y_0 = b_0``. The spec states the chain as ``y_0 = 0`` under the convention ``b_0 =
+    0``; with ``b_0 = 0`` the two agree, and with any ``b`` this chain equals the readout of
+    the path-product corner, ``y = G b`` (``a_0`` is never read). ``a`` is complex (or real),
+    ``b`` real, both of length ``n``. The recurrence is inherently sequential (one step per
+    position); complex products use the textbook formula with one rounding per operation.
+    """
+    a_vec = _complex_vector(a, "a")
+    b_vec = _real_vector(b, "b")
+    if a_vec.size != b_vec.size:
+        raise InvalidArgument(
+            f"chain_label: a has length {a_vec.size} and b has length {b_vec.size}; "
+            "expected equal lengths"
+        )
+    n = a_vec.size
+    out_re = np.zeros(n, dtype=np.float64)
+    out_im = np.zeros(n, dtype=np.float64)
+    a_re = a_vec.real.tolist()
+    a_im = a_vec.imag.tolist()
+    b_list = b_vec.tolist()
+    y_re = 0.0
+    y_im = 0.0
+    for i in range(n):
+        if i == 0:
+            y_re, y_im = b_list[0], 0.0
+        else:
+            y_re, y_im = (
+                a_re[i] * y_re - a_im[i] * y_im + b_list[i],
+                a_re[i] * y_im + a_im[i] * y_re,
+            )
+        out_re[i] = y_re
+        out_im[i] = y_im
+    return _complex_from_planes(out_re, out_im)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _gate_planes(m: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Real and imaginary planes of ``m e^{i theta}``: ``(m cos theta, m sin theta)``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return m * np.cos(theta), m * np.sin(theta)
+
+
+def _path_planes(a_re: np.ndarray, a_im: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Planes of the path product, ``G[i, j] = G[i, j+1] * a[j+1]`` column by column.
+
+    The work is done on the transpose (``T[j, i] = G[i, j]``) so that each step writes one
+    contiguous row: ``T[c, c+1:] = T[c+1, c+1:] * a[c+1]``.
+    """
+    n = a_re.size
+    t_re = np.zeros((n, n), dtype=np.float64)
+    t_im = np.zeros((n, n), dtype=np.float64)
+    diagonal = np.arange(n)
+    t_re[diagonal, diagonal] = 1.0
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for c in range(n - 2, -1, -1):
+            prev_re = t_re[c + 1, c + 1 :]
+            prev_im = t_im[c + 1, c + 1 :]
+            ar = a_re[c + 1]
+            ai = a_im[c + 1]
+            t_re[c, c + 1 :] = prev_re * ar - prev_im * ai
+            t_im[c, c + 1 :] = prev_re * ai + prev_im * ar
+    return t_re.T.copy(), t_im.T.copy()
+
+
+def _path_modulus(m: np.ndarray) -> np.ndarray:
+    """``R_ij = prod_{k=j+1}^{i} m_k``, in the same order as :func:`_path_planes`."""
+    n = m.size
+    t = np.zeros((n, n), dtype=np.float64)
+    diagonal = np.arange(n)
+    t[diagonal, diagonal] = 1.0
+    with np.errstate(under="ignore"):
+        for c in range(n - 2, -1, -1):
+            t[c, c + 1 :] = t[c + 1, c + 1 :] * m[c + 1]
+    return t.T.copy()
+
+
+def _scaled_logits(q: np.ndarray, k: np.ndarray, d: int) -> np.ndarray:
+    """``s_ij = (sum_{t=0}^{d-1} q_it k_jt) / sqrt(d)``, summed in ``t`` order from 0.0.
+
+    Vectorized over ``(i, j)`` in row blocks that fit in cache; one multiply and one add per
+    ``t`` (never a fused multiply-add), so the value does not depend on BLAS or on ``n``.
+    """
+    n = q.shape[0]
+    out = np.zeros((n, n), dtype=np.float64)
+    k_cols = np.ascontiguousarray(k.T)
+    block = max(1, 65536 // max(n, 1))
+    product = np.empty((block, n), dtype=np.float64)
+    for start in range(0, n, block):
+        stop = min(n, start + block)
+        acc = out[start:stop]
+        tmp = product[: stop - start]
+        for t in range(d):
+            np.multiply(q[start:stop, t : t + 1], k_cols[t], out=tmp)
+            np.add(acc, tmp, out=acc)
+    out /= math.sqrt(d)
+    return out
+
+
+def _ordered_row_sum(terms: np.ndarray) -> np.ndarray:
+    """Row sums taken over ``j = 0, 1, ..`` in order (so row ``i`` does not depend on ``n``)."""
+    columns = np.ascontiguousarray(terms.T)
+    total = np.zeros(terms.shape[0], dtype=np.float64)
+    for j in range(columns.shape[0]):
+        total += columns[j]
+    return total
+
+
+def _complex_from_planes(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    """A complex128 array whose parts are exactly ``re`` and ``im`` (no arithmetic)."""
+    re, im = np.broadcast_arrays(np.asarray(re, dtype=np.float64), np.asarray(im, dtype=np.float64))
+    out = np.empty(re.shape, dtype=np.complex128)
+    out.real = re
+    out.imag = im
+    return out
+
+
+def _switches(value: Any) -> Switches:
+    """Accept a :class:`Switches` or a ``(beta, qk, g)`` triple."""
+    if isinstance(value, Switches):
+        return value
+    if isinstance(value, (tuple, list)) and len(value) == 3:
+        return Switches(*value)
+    raise InvalidArgument(
+        f"operator: switches is {value!r}; expected a Switches or a (beta, qk, g) triple"
+    )
+
+
+def _query_key(
+    q: Any,
+    k: Any,
+    u: np.ndarray,
+    theta: np.ndarray,
+    seq: int | None,
+    head_dim: int | None,
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Check and reshape ``q``/``k`` to ``(seq, head_dim)``; shapes must all agree."""
+    q_arr = _real_array(q, "q")
+    k_arr = _real_array(k, "k")
+    for name, value in (("seq", seq), ("head_dim", head_dim)):
+        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if value is not None and (not is_int or value < 0):
+            raise InvalidArgument(f"operator: {name} is {value!r}; expected a non-negative int")
+    n = u.size if seq is None else int(seq)
+    if q_arr.ndim == 2:
+        d = q_arr.shape[1] if head_dim is None else int(head_dim)
+    elif q_arr.ndim == 1:
+        if head_dim is not None:
+            d = int(head_dim)
+        elif n > 0 and q_arr.size % n == 0:
+            d = q_arr.size // n
+        else:
+            d = 0
+    else:
+        raise InvalidArgument(
+            f"operator: q has shape {q_arr.shape}; expected (seq, head_dim) or flat"
+        )
+    expected = (n, d)
+    if q_arr.size != n * d or (q_arr.ndim == 2 and q_arr.shape != expected):
+        raise InvalidArgument(
+            f"operator: q has shape {q_arr.shape}; expected {expected} "
+            f"(seq={n}, head_dim={d}) or flat of length {n * d}"
+        )
+    if k_arr.ndim not in (1, 2) or k_arr.size != n * d or (
+        k_arr.ndim == 2 and k_arr.shape != expected
+    ):
+        raise InvalidArgument(
+            f"operator: k has shape {k_arr.shape} and q has shape {q_arr.shape}; expected "
+            f"{expected} (seq={n}, head_dim={d}) or flat of length {n * d}"
+        )
+    if u.size != n or theta.size != n:
+        raise InvalidArgument(
+            f"operator: u has shape {u.shape} and theta has shape {theta.shape}; "
+            f"expected length seq={n} each"
+        )
+    if n > 0 and d == 0:
+        raise InvalidArgument(
+            f"operator: head_dim is 0 with seq={n} (q shape {q_arr.shape}); "
+            "expected head_dim > 0 when seq > 0"
+        )
+    return q_arr.reshape(n, d), k_arr.reshape(n, d), n, d
+
+
+def _refuse_non_finite(values: np.ndarray, input_class: str, argument: str) -> None:
+    """Raise :class:`NonFinite` naming the first non-finite entry of ``values``."""
+    bad = ~np.isfinite(values)
+    if bad.any():
+        index = tuple(int(x) for x in np.argwhere(bad)[0])
+        shown = ", ".join(str(x) for x in index)
+        raise NonFinite(input_class, f"{argument}[{shown}] = {float(values[index])!r}")
+
+
+def _as_array(value: Any, name: str, *, allow_complex: bool = False) -> np.ndarray:
+    """``np.asarray`` with a readable error for anything that is not numeric."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgument(f"{name} is {value!r}; expected a numeric array ({exc})") from None
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
+    ):
+        raise InvalidArgument(
+            f"{name} has dtype {arr.dtype} ({_short(value)}); expected real numbers"
+        )
+    if np.iscomplexobj(arr) and not allow_complex:
+        raise InvalidArgument(f"{name} is complex ({_short(value)}); expected real numbers")
+    return arr
+
+
+def _real_array(value: Any, name: str) -> np.ndarray:
+    """A float64 array (any shape) from ``value``; complex or non-numeric is refused."""
+    return _as_array(value, name).astype(np.float64, copy=False)
+
+
+def _real_vector(value: Any, name: str) -> np.ndarray:
+    """A 1-D float64 array from ``value``."""
+    arr = _real_array(value, name)
+    if arr.ndim != 1:
+        raise InvalidArgument(f"{name} has shape {arr.shape}; expected a 1-D vector")
+    return arr
+
+
+def _complex_vector(value: Any, name: str) -> np.ndarray:
+    """A 1-D complex128 array from ``value`` (real input is promoted exactly)."""
+    arr = _as_array(value, name, allow_complex=True)
+    if arr.ndim != 1:
+        raise InvalidArgument(f"{name} has shape {arr.shape}; expected a 1-D vector")
+    out = np.empty(arr.shape, dtype=np.complex128)
+    if np.iscomplexobj(arr):
+        out.real = arr.real
+        out.imag = arr.imag
+    else:
+        out.real = arr
+        out.imag = 0.0
+    return out
+
+
+def _short(value: Any) -> str:
+    """A bounded repr for error messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,350 @@
+"""The pipeline: extraction → translation → NumPy property → checks → results.
+
+This module wires the stages together; each stage lives in its own module
+(:mod:`mirror.translation`, :mod:`mirror.codegen`, :mod:`mirror.strategies`,
+:mod:`mirror.checks`, :mod:`mirror.binding`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import datetime as _dt
+import time
+
+import sympy as sp
+
+from bridge.declaration import Declaration, Diagnostic, Extraction
+from bridge.errors import InvalidArgument
+from mirror import __version__
+from mirror.binding import BINDINGS, runtime_bindings
+from mirror.checks import run_property, settle_symbolically
+from mirror.codegen import CodegenError, print_property
+from mirror.result import StatementResult
+from mirror.strategies import PlanSettings, plan_statement
+from mirror.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
+
+
+@dataclass
+class CheckSettings:
+    """How hard to check each statement."""
+
+    #: Hypothesis examples per statement.
+    max_examples: int = 200
+    #: Draws evaluated in the vectorized sweep per statement (0 disables it).
+    sweep: int = 512
+    seed: int = 0
+    #: Hypothesis example database directory (counterexamples are saved and replayed first).
+    database: Path | None = None
+    #: Wall-clock budget per statement in seconds (``None``: example budget only).
+    time_budget: float | None = None
+    #: Fraction of rejected draws above which a statement is ``inconclusive``.
+    max_reject_fraction: float = 0.5
+
+
+@dataclass
+class Mirror:
+    """One declaration, translated (or not) into an executable property."""
+
+    declaration: Declaration
+    #: ``"ready"``, ``"untranslatable"``, ``"unbound"``, ``"definition"`` (defs are not checked
+    #: themselves; their conformance checks are separate mirrors).
+    status: str
+    reason: str | None = None
+    sympy_text: str | None = None
+    #: Python source of the property function (generated, whitelisted constructs only).
+    source: str | None = None
+    function_name: str | None = None
+    #: JSON-able sampling plan: binders → strategies, constraints, filters.
+    plan: dict[str, Any] | None = None
+    bound_to: list[str] = field(default_factory=list)
+    #: The translated statement, for symbolic attempts (not serialized).
+    statement: Statement | None = None
+    #: ``"theorem"`` or ``"conformance"`` (an implementation against its Lean definition).
+    role: str = "theorem"
+    #: The statement with bound definitions unfolded too (for the symbolic attempt).
+    unfolded: Statement | None = None
+    #: The binding table the mirror was built with (``None``: :data:`BINDINGS`).
+    table: dict | None = None
+
+    @property
+    def name(self) -> str:
+        if self.role == "conformance":
+            return f"{self.declaration.name}.conformance"
+        return self.declaration.name
+
+    @property
+    def module(self) -> str:
+        return self.declaration.module
+
+    def load(self) -> Callable:
+        """The property function, compiled from :attr:`source` with no builtins available."""
+        if self.source is None or self.function_name is None:
+            raise InvalidArgument(f"mirror {self.name} has no generated source (status {self.status})")
+        namespace: dict[str, Any] = {}
+        code = compile(self.source, f"<leanmirror {self.name}>", "exec")
+        exec(code, {"__builtins__": {}}, namespace)  # generated from whitelisted constructs only
+        return namespace[self.function_name]
+
+
+@dataclass
+class RunResult:
+    """Everything a report needs."""
+
+    meta: dict[str, Any]
+    results: list[StatementResult]
+    diagnostics: list[Diagnostic]
+    mirrors: list[Mirror]
+
+
+
+# ---- building mirrors ----------------------------------------------------------------------
+
+
+def _statement_text(decl: Declaration) -> str:
+    return decl.statement_text or decl.name
+
+
+def _translate(decl: Declaration, translator: Translator, role: str) -> Mirror:
+    try:
+        if role == "conformance":
+            statement = translator.translate_conformance(decl)
+        else:
+            statement = translator.translate_statement(decl)
+    except (Unbound, UnknownConstant) as exc:
+        return Mirror(decl, "unbound", reason=str(exc), role=role)
+    except Untranslatable as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+    bound = bool(statement.bound)
+    try:
+        plan = plan_statement(statement, PlanSettings(dim_min=1 if bound else 0))
+    except ValueError as exc:
+        return Mirror(decl, "untranslatable", reason=f"cannot draw examples: {exc}", role=role)
+    try:
+        printed = print_property(statement)
+    except CodegenError as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+    unfolded = None
+    if bound and role == "theorem":
+        try:
+            unfolded = Translator(translator.declarations, translator.bound,
+                                  unfold_bound=True).translate_statement(decl)
+        except Untranslatable:
+            unfolded = None
+    hyps = " ∧ ".join(f"({sp.sstr(h)})" for _, h in statement.hypotheses)
+    sympy_text = (f"{hyps} → " if hyps else "") + sp.sstr(statement.conclusion)
+    return Mirror(
+        decl,
+        "ready",
+        sympy_text=sympy_text,
+        source=printed.source,
+        function_name=printed.function_name,
+        plan=plan,
+        bound_to=sorted(statement.bound),
+        statement=statement,
+        role=role,
+        unfolded=unfolded,
+    )
+
+
+def build_mirrors(extraction: Extraction, bindings: dict | None = None) -> list[Mirror]:
+    """Translate every theorem, and every bound definition against its implementation."""
+    table = BINDINGS if bindings is None else bindings
+    declarations = extraction.by_name()
+    bound = {name for name in table if name in declarations}
+    mirrors: list[Mirror] = []
+    for decl in extraction.declarations:
+        if decl.kind == "theorem":
+            mirrors.append(_translate(decl, Translator(declarations, bound), "theorem"))
+        elif decl.kind in ("def", "abbrev") and decl.name in bound:
+            mirrors.append(_translate(decl, Translator(declarations, bound), "conformance"))
+    if bindings is not None:
+        for mirror in mirrors:
+            mirror.table = bindings
+    return mirrors
+
+
+# ---- checking ------------------------------------------------------------------------------
+
+
+def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResult:
+    decl = mirror.declaration
+    return StatementResult(
+        name=mirror.name,
+        module=decl.module,
+        kind="conformance" if mirror.role == "conformance" else decl.kind,
+        lean_status=decl.lean_status,
+        mirror_status=status,
+        statement=_statement_text(decl),
+        location=None if decl.range is None else str(decl.range),
+        axioms=None if decl.axioms is None else list(decl.axioms),
+        sympy=mirror.sympy_text,
+        code=mirror.source,
+        bound_to=[
+            (mirror.table or BINDINGS)[n].implementation if n in (mirror.table or BINDINGS) else n
+            for n in mirror.bound_to
+        ],
+        docstring=decl.docstring,
+        **fields,
+    )
+
+
+def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> StatementResult:
+    """Run one mirror and turn what it found into a :class:`StatementResult`."""
+    settings = settings or CheckSettings()
+    if mirror.status != "ready":
+        return _result(mirror, mirror.status, reason=mirror.reason)
+    started = time.monotonic()
+    try:
+        return _check_ready(mirror, settings, started)
+    except Exception as exc:  # noqa: BLE001 - one statement must not stop a run
+        return _result(
+            mirror,
+            "inconclusive",
+            reason=f"leanmirror internal error while checking: {type(exc).__name__}: {exc}",
+            duration=round(time.monotonic() - started, 3),
+        )
+
+
+def _check_ready(mirror: Mirror, settings: CheckSettings, started: float) -> StatementResult:
+    symbolic = None
+    if mirror.role == "theorem":
+        symbolic = settle_symbolically(mirror.unfolded or mirror.statement)
+    outcome = run_property(
+        mirror.load(),
+        mirror.plan,
+        name=mirror.name,
+        bindings=runtime_bindings(set(mirror.bound_to), mirror.table),
+        bound=bool(mirror.bound_to),
+        max_examples=settings.max_examples,
+        sweep=settings.sweep,
+        seed=settings.seed,
+        database=settings.database,
+        time_budget=settings.time_budget,
+        max_reject_fraction=settings.max_reject_fraction,
+        digest=mirror.source or "",
+    )
+    status = outcome.status
+    method = outcome.method
+    reason = outcome.reason
+    if symbolic is not None:
+        if status == "refuted":
+            reason = f"{reason}; sympy had reduced it to true ({symbolic}): check the translation"
+        elif status == "tested":
+            status = "symbolic"
+            scope = "on the unfolded Lean definitions" if mirror.bound_to else ""
+            method = f"{symbolic} {scope}".strip() + (f"; also {method}" if method else "")
+    return _result(
+        mirror,
+        status,
+        examples=outcome.examples,
+        rejected=outcome.rejected,
+        max_error=outcome.max_error,
+        tolerance=outcome.tolerance,
+        counterexample=outcome.counterexample,
+        reason=reason,
+        method=method,
+        duration=round(time.monotonic() - started, 3),
+    )
+
+
+def _selected(mirror: Mirror, select: list[str] | None) -> bool:
+    if not select:
+        return True
+    for item in select:
+        if mirror.name == item or mirror.name.endswith("." + item):
+            return True
+        if mirror.module == item or mirror.module.startswith(item + "."):
+            return True
+    return False
+
+
+def extract_project(project: Path, method: str = "auto") -> Extraction:
+    """Extract a project's declarations (the exporter when a toolchain exists, else the scanner)."""
+    from bridge.extraction import extract
+
+    return extract(project, method=method)
+
+
+def run(
+    project: Path,
+    *,
+    method: str = "auto",
+    settings: CheckSettings | None = None,
+    select: list[str] | None = None,
+    progress: Callable[[StatementResult], None] | None = None,
+) -> RunResult:
+    """The whole pipeline on a project: extract, translate, check every statement."""
+    project = Path(project)
+    settings = settings or CheckSettings()
+    extraction = extract_project(project, method)
+    mirrors = [m for m in build_mirrors(extraction) if _selected(m, select)]
+    results = []
+    for mirror in mirrors:
+        result = check_mirror(mirror, settings)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    meta = dict(extraction.meta)
+    meta.update(
+        tool="leanmirror",
+        version=__version__,
+        method=extraction.meta.get("method", method),
+        kernel=bool(extraction.meta.get("kernel", False)),
+        project=str(project),
+        generated_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        settings={
+            "max_examples": settings.max_examples,
+            "sweep": settings.sweep,
+            "seed": settings.seed,
+        },
+    )
+    return RunResult(meta, results, list(extraction.diagnostics), mirrors)
+
+
+def show(project: Path, name: str, method: str = "auto") -> str:
+    """The statement, its sympy form and the generated NumPy source of one declaration."""
+    extraction = extract_project(Path(project), method)
+    mirrors = build_mirrors(extraction)
+    matches = [m for m in mirrors if m.name == name or m.name.endswith("." + name)]
+    if not matches:
+        raise InvalidArgument(
+            f"show: no theorem or bound definition named {name!r} in {project}; "
+            f"try one of: {', '.join(sorted(m.name for m in mirrors)[:8])} …"
+        )
+    parts = []
+    for mirror in matches:
+        decl = mirror.declaration
+        parts.append(f"# {mirror.name}  ({decl.module}, {decl.range})")
+        parts.append(f"lean status:   {decl.lean_status}")
+        parts.append(f"mirror status: {mirror.status}" + (f" — {mirror.reason}" if mirror.reason else ""))
+        parts.append("")
+        parts.append("Lean:")
+        parts.append("    " + _statement_text(decl).replace("\n", "\n    "))
+        if mirror.sympy_text:
+            parts.append("")
+            parts.append("sympy:")
+            parts.append("    " + mirror.sympy_text)
+        if mirror.bound_to:
+            parts.append("")
+            parts.append("bound to: " + ", ".join(BINDINGS[n].implementation for n in mirror.bound_to))
+        if mirror.source:
+            parts.append("")
+            parts.append("NumPy property:")
+            parts.append(mirror.source.rstrip())
+        parts.append("")
+    return "\n".join(parts)
+
+
+__all__ = [
+    "CheckSettings",
+    "Mirror",
+    "RunResult",
+    "build_mirrors",
+    "check_mirror",
+    "extract_project",
+    "run",
+    "show",
+]

@@ -1,0 +1,131 @@
+"""Lean types as the translator sees them.
+
+A :class:`Ty` is a small, hashable description of a Lean type: the numeric tower
+(``Nat < Int < Rat < Real < Complex``), ``Prop``, ``Fin n`` (``n`` a sympy expression),
+functions, matrices, finsets and type variables (for implicit ``{ι : Type*}`` binders solved
+by unification).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+NUMERIC_ORDER = ("Nat", "Int", "Rat", "Real", "Complex")
+
+
+@dataclass(frozen=True)
+class Ty:
+    """A Lean type. ``kind`` is one of ``Nat Int Rat Real Complex Prop Bool Fin Fun Matrix
+    Finset TyVar Sort Unknown``; ``args`` depend on the kind:
+
+    - ``Fin``: ``(n,)`` with ``n`` a sympy expression;
+    - ``Fun``: ``(domain, codomain)``;
+    - ``Matrix``: ``(rows, cols, entry)`` with ``rows``/``cols`` index types;
+    - ``Finset``: ``(element,)``;
+    - ``TyVar``: ``(name,)``.
+    """
+
+    kind: str
+    args: tuple = ()
+
+    def __str__(self) -> str:
+        if self.kind == "Fin":
+            return f"Fin {self.args[0]}"
+        if self.kind == "Fun":
+            return f"({self.args[0]} → {self.args[1]})"
+        if self.kind == "Matrix":
+            return f"Matrix ({self.args[0]}) ({self.args[1]}) {self.args[2]}"
+        if self.kind == "Finset":
+            return f"Finset {self.args[0]}"
+        if self.kind == "TyVar":
+            return str(self.args[0])
+        return self.kind
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.kind in NUMERIC_ORDER
+
+    @property
+    def is_index(self) -> bool:
+        """ℕ-like: ``Nat`` or ``Fin n`` (usable as an array index)."""
+        return self.kind in ("Nat", "Fin")
+
+    @property
+    def is_array(self) -> bool:
+        """Functions and matrices: values that are arrays at run time."""
+        return self.kind in ("Fun", "Matrix")
+
+    def arity(self) -> int:
+        """Number of index arguments until a non-function codomain."""
+        if self.kind == "Matrix":
+            return 2
+        if self.kind == "Fun":
+            return 1 + self.args[1].arity()
+        return 0
+
+    def domains(self) -> list["Ty"]:
+        """The index types, outermost first."""
+        if self.kind == "Matrix":
+            return [self.args[0], self.args[1]]
+        if self.kind == "Fun":
+            return [self.args[0], *self.args[1].domains()]
+        return []
+
+    def codomain(self) -> "Ty":
+        """The final value type after all index arguments."""
+        if self.kind == "Matrix":
+            return self.args[2]
+        if self.kind == "Fun":
+            return self.args[1].codomain()
+        return self
+
+    def apply(self, count: int) -> "Ty":
+        """The type after applying ``count`` index arguments."""
+        ty = self
+        for _ in range(count):
+            if ty.kind == "Matrix":
+                ty = Ty("Fun", (ty.args[1], ty.args[2]))
+            elif ty.kind == "Fun":
+                ty = ty.args[1]
+            else:
+                raise TypeError(f"cannot apply a value of type {self} to {count} arguments")
+        return ty
+
+
+NAT = Ty("Nat")
+INT = Ty("Int")
+RAT = Ty("Rat")
+REAL = Ty("Real")
+COMPLEX = Ty("Complex")
+PROP = Ty("Prop")
+BOOL = Ty("Bool")
+UNKNOWN = Ty("Unknown")
+SORT = Ty("Sort")
+
+
+def fin(n: sp.Basic) -> Ty:
+    return Ty("Fin", (sp.sympify(n),))
+
+
+def fun(dom: Ty, cod: Ty) -> Ty:
+    return Ty("Fun", (dom, cod))
+
+
+def numeric_max(a: Ty | None, b: Ty | None) -> Ty | None:
+    """The larger of two types in the coercion order (``Fin`` counts as ``Nat``)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    ka = "Nat" if a.kind == "Fin" else a.kind
+    kb = "Nat" if b.kind == "Fin" else b.kind
+    if ka in NUMERIC_ORDER and kb in NUMERIC_ORDER:
+        if a.kind == "Fin" and b.kind == "Fin":
+            return a
+        winner = a if NUMERIC_ORDER.index(ka) >= NUMERIC_ORDER.index(kb) else b
+        return winner
+    if a.is_array:
+        return a
+    return b if b.is_array else a

@@ -1,0 +1,76 @@
+"""Both runtimes implement Lean's junk values and the masked evaluation rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mirror.runtime import MpRuntime, NumpyRuntime
+
+
+@pytest.fixture(params=["numpy", "mpmath"])
+def rt(request):
+    return NumpyRuntime(1, 8) if request.param == "numpy" else MpRuntime(8)
+
+
+def scalar(rt, x):
+    return float(np.asarray(rt.to_float(np.asarray(x))).reshape(-1)[0])
+
+
+def lift(rt, x):
+    arr = np.asarray([x])
+    return rt.lift(arr) if isinstance(rt, MpRuntime) else arr
+
+
+@pytest.mark.parametrize(
+    "op, args, expected",
+    [
+        ("div", (1.5, 0.0), 0.0),
+        ("div", (3.0, 2.0), 1.5),
+        ("log", (0.0,), 0.0),
+        ("log", (-np.e,), 1.0),
+        ("sqrt", (-4.0,), 0.0),
+        ("sqrt", (4.0,), 2.0),
+        ("rpow", (0.0, 0.0), 1.0),
+        ("rpow", (0.0, 2.0), 0.0),
+        ("rpow", (-8.0, 1.0), -8.0),
+    ],
+)
+def test_real_junk_values(rt, op, args, expected):
+    value = getattr(rt, op)(*(lift(rt, a) for a in args))
+    assert scalar(rt, value) == pytest.approx(expected, abs=1e-12)
+
+
+def test_integer_junk_values():
+    rt = NumpyRuntime(1, 8)
+    assert rt.nat_sub(2, 5) == 0
+    assert rt.nat_div(7, 0) == 0
+    assert rt.int_div(-7, 2) == -4  # Int.ediv: -7 = 2 * (-4) + 1
+    assert rt.int_div(-7, -2) == 4
+    assert rt.mod(-7, 2) == 1
+    assert rt.mod(5, 0) == 5
+    assert rt.fin_wrap(5, 3) == 2
+
+
+def test_a_guarded_index_is_never_read_out_of_range():
+    rt = NumpyRuntime(2, 4)
+    arr = np.arange(8.0).reshape(2, 4)
+    i = np.array([1, 9])
+    out = rt.ite(rt.lt(i, 4), lambda: rt.index(arr, i), lambda: 0.0)
+    assert list(out) == [1.0, 0.0]
+    assert not rt.invalid.any()
+    rt.index(arr, i)  # unguarded: the second draw leaves the sampled domain
+    assert list(rt.invalid) == [False, True]
+
+
+def test_masked_sums_use_each_draws_own_bounds():
+    rt = NumpyRuntime(3, 8)
+    n = np.array([0, 2, 5])
+    total = rt.sum_range(lambda j: j + 1, 0, n)
+    assert list(total) == [0, 3, 15]
+
+
+def test_integer_comparisons_have_no_tolerance():
+    rt = NumpyRuntime(1, 8)
+    assert not rt.lt(np.array([3]), np.array([3])).ok[0]
+    assert rt.lt(np.array([1.0]), np.array([1.0 - 1e-15])).ok[0]  # floats: within tolerance

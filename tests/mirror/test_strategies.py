@@ -1,0 +1,91 @@
+"""Hypotheses become constructive constraints; every draw satisfies them."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mirror.strategies import examples, plan_statement, sample_batch
+from mirror.translation import Translator
+from tests.mirror.test_translation import theorem
+
+
+def plan_of(statement: str, binders: str) -> dict:
+    decl = theorem(statement, binders)
+    return plan_statement(Translator({}).translate_statement(decl))
+
+
+def test_orderings_between_naturals_become_bounds():
+    plan = plan_of("(hp : j < p ∧ p ≤ i) → p = p", "i j p : ℕ")
+    entry = {e["name"]: e for e in plan["variables"]}["p"]
+    assert {b.get("var") for b in entry["lo"]} == {"j"}
+    assert {b.get("var") for b in entry["hi"]} == {"i"}
+    # propagation: j < p ≤ i forces j < i, so j is bounded by i and p never has an empty range
+    assert any(b.get("var") == "i" for b in {e["name"]: e for e in plan["variables"]}["j"]["hi"])
+
+    @settings(max_examples=100, database=None)
+    @given(examples(plan))
+    def draws(example):
+        assert example["j"] < example["p"] <= example["i"]
+
+    draws()
+
+
+def test_element_bounds_fills_and_masks():
+    plan = plan_of(
+        "(hm : ∀ t, 0 ≤ m t ∧ m t ≤ 1) → (hθ : ∀ t, θ t = 0) → "
+        "(hA : ∀ i j, i ≤ j → A i j = 0) → True",
+        "n : ℕ; m θ : ℕ → ℝ; A : Fin n → Fin n → ℝ",
+    )
+    assert set(plan["constructive"]) == {"hm", "hθ", "hA"}
+
+    @settings(max_examples=60, database=None)
+    @given(examples(plan))
+    def draws(example):
+        assert ((0 <= example["m"]) & (example["m"] <= 1)).all()
+        assert (example["θ"] == 0).all()
+        upper = np.triu_indices(example["n"])
+        assert (example["A"][upper] == 0).all()
+
+    draws()
+    batch = sample_batch(plan, np.random.default_rng(1), 32)
+    assert ((batch["m"] >= 0) & (batch["m"] <= 1)).all()
+    assert (np.triu(batch["A"][0]) == 0).all()
+
+
+def test_a_disjunction_of_values_becomes_a_choice():
+    plan = plan_of("(ha : a = -1 ∨ a = 0 ∨ a = 1) → a * a * a = a", "a : ℤ")
+    entry = plan["variables"][0]
+    assert sorted(entry["choices"]) == [-1, 0, 1]
+
+
+def test_dimensions_are_drawn_first_and_shape_the_arrays():
+    decl = theorem("x = x", "T D : ℕ; x : Fin T → Fin D → ℝ")
+    plan = plan_statement(Translator({}).translate_statement(decl))
+    assert [e["name"] for e in plan["variables"]][:2] == ["T", "D"]
+
+    @settings(max_examples=40, database=None)
+    @given(examples(plan))
+    def draws(example):
+        assert example["x"].shape == (example["T"], example["D"])
+
+    draws()
+
+
+def test_bounds_through_expressions_of_earlier_variables():
+    plan = plan_of("(hi : i < rot / 2) → (hD : i + rot / 2 < D) → True", "D rot i : ℕ")
+    batch = sample_batch(plan, np.random.default_rng(0), 200)
+    ok = batch["__valid__"]
+    assert ok.any()
+    assert (batch["i"][ok] < batch["rot"][ok] // 2).all()
+    assert (batch["i"][ok] + batch["rot"][ok] // 2 < batch["D"][ok]).all()
+
+
+@given(st.integers(0, 2**32 - 1))
+@settings(max_examples=20, database=None)
+def test_sweep_draws_respect_a_lower_triangular_mask(seed):
+    plan = plan_of("(hA : ∀ i j, i ≤ j → A i j = 0) → True", "n : ℕ; A : Fin n → Fin n → ℝ")
+    batch = sample_batch(plan, np.random.default_rng(seed), 8)
+    for matrix in batch["A"]:
+        assert (np.triu(matrix) == 0).all()

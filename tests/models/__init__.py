@@ -1,0 +1,1 @@
+"""End-to-end model checks and model specs."""

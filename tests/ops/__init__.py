@@ -1,0 +1,1 @@
+"""Tests of the NumPy Op Spec kernels."""

@@ -1,0 +1,229 @@
+"""The leanmirror command line: help texts and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from mirror import cli
+from tests.product.conftest import PYTHON, REPO, subprocess_env
+
+SUBCOMMANDS = {
+    "extract": ["--project", "--method", "--out", "--lock"],
+    "status": ["--project", "--lock"],
+    "show": ["NAME", "--project"],
+    "report": ["--project", "--out", "--examples", "--seed"],
+    "generate": ["--project", "--out", "--check"],
+    "fuzz": ["--select", "--examples", "--time", "--jobs", "--log", "--ray"],
+    "models": [],
+    "experiment": ["fractional"],
+}
+
+
+def _error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("leanmirror: error: ")
+    assert "; " in lines[0]  # problem; fix
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_top_level_help_lists_every_command_and_workflow(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for name in SUBCOMMANDS:
+        assert name in out
+    assert "leanmirror status; leanmirror generate" in out
+    assert "leanmirror report" in out and "leanmirror fuzz" in out
+
+
+@pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
+def test_subcommand_help_is_complete(command, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for option in SUBCOMMANDS[command]:
+        assert option in out
+    # every option has a help text: no option line stands alone without a description
+    assert "show this help message" in out
+
+
+def test_experiment_fractional_help(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["experiment", "fractional", "--help"])
+    out = capsys.readouterr().out
+    for option in ("--out", "--seeds", "--steps", "--cifar"):
+        assert option in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["status"],
+        ["extract"],
+        ["report"],
+        ["generate"],
+        ["fuzz"],
+        ["show", "Foo.bar"],
+    ],
+)
+def test_missing_project_is_one_line_exit_2(argv, tmp_path, capsys):
+    code = cli.main([*argv, "--project", str(tmp_path / "nowhere")])
+    assert code == 2
+    line = _error_line(capsys)
+    assert "nowhere" in line and "does not exist" in line and "lakefile.toml" in line
+
+
+def test_directory_without_lakefile_is_rejected(tmp_path, capsys):
+    assert cli.main(["generate", "--project", str(tmp_path)]) == 2
+    assert "no lakefile.toml" in _error_line(capsys)
+
+
+def test_missing_lock_is_one_line_exit_2(tmp_path, capsys):
+    (tmp_path / "lakefile.toml").write_text('name = "p"\n')
+    assert cli.main(["status", "--project", str(tmp_path)]) == 2
+    line = _error_line(capsys)
+    assert "no statement lock" in line and "leanmirror extract" in line
+
+
+def test_broken_lock_is_one_line_exit_2(tmp_path, capsys):
+    (tmp_path / "lakefile.toml").write_text('name = "p"\n')
+    lock = tmp_path / "leanmirror.lock"
+    lock.write_text("{ this is not a lock")
+    assert cli.main(["status", "--project", str(tmp_path)]) == 2
+    _error_line(capsys)
+
+
+def test_interrupt_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    (tmp_path / "lakefile.toml").write_text('name = "p"\n')
+    from mirror import generator
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(generator, "generate", interrupted)
+    assert cli.main(["generate", "--project", str(tmp_path), "--out", str(tmp_path / "m")]) == 2
+    line = _error_line(capsys)
+    assert "interrupted" in line
+    assert not (tmp_path / "m").exists()
+
+
+def test_unreadable_path_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    (tmp_path / "lakefile.toml").write_text('name = "p"\n')
+    from mirror import generator
+
+    def unreadable(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "lean" / "A.lean"))
+
+    monkeypatch.setattr(generator, "generate", unreadable)
+    assert cli.main(["generate", "--project", str(tmp_path)]) == 2
+    line = _error_line(capsys)
+    assert "Permission denied" in line and "A.lean" in line
+
+
+def test_bad_option_value_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["fuzz", "--examples", "-3"])
+    assert exit_info.value.code == 2
+    assert "expected a positive integer" in capsys.readouterr().err
+
+
+def test_find_project_walks_upward(tmp_path, monkeypatch):
+    (tmp_path / "lakefile.toml").write_text('name = "p"\n')
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    assert cli.find_project() == tmp_path.resolve()
+
+
+def test_find_project_falls_back_to_the_bundled_project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    if not (REPO / "lakefile.toml").exists():
+        pytest.skip("the bundled Lean project (lakefile.toml at the repo root) is not present")
+    assert cli.find_project() == REPO
+
+
+def test_console_entry_runs_as_module():
+    proc = subprocess.run(
+        [PYTHON, "-m", "mirror.cli", "status", "--project", "/nonexistent/project"],
+        capture_output=True, text=True, env=subprocess_env(), timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("leanmirror: error: ")
+
+
+def _pipeline_ready() -> bool:
+    try:
+        from bridge.extraction import extract  # noqa: F401
+        from bridge.lock import compare  # noqa: F401
+        from mirror.pipeline import run  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_pipeline = pytest.mark.skipif(
+    not _pipeline_ready(), reason="needs bridge.extraction, bridge.lock and mirror.pipeline.run"
+)
+
+
+@pytest.fixture
+def planted(tmp_path):
+    from tests.product.test_fuzz import PLANTED_LEAN
+
+    project = tmp_path / "planted"
+    (project / "lean").mkdir(parents=True)
+    (project / "lakefile.toml").write_text('name = "planted"\nsrcDir = "lean"\n')
+    (project / "lean" / "Planted.lean").write_text(PLANTED_LEAN, encoding="utf-8")
+    return project
+
+
+@needs_pipeline
+def test_report_end_to_end(planted, tmp_path, capsys):
+    import json
+
+    out = tmp_path / "report"
+    code = cli.main(["report", "--project", str(planted), "--out", str(out), "--examples", "30", "--method", "scanner"])
+    assert code == 0
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert doc["meta"]["method"] == "scanner" and doc["meta"]["kernel"] is False
+    assert doc["summary"]["totals"]["statements"] == 4
+    by_name = {s["name"]: s for s in doc["statements"]}
+    assert by_name["Planted.a_false_square"]["mirror_status"] == "refuted"
+    assert by_name["Planted.a_false_square"]["lean_status"] == "stated"
+    assert "No Lean kernel ran" in (out / "report.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.json", "report.md"]
+
+
+@needs_pipeline
+def test_extract_then_status_detects_an_edit(planted, capsys):
+    assert cli.main(["extract", "--project", str(planted), "--method", "scanner"]) == 0
+    assert (planted / "leanmirror.lock").is_file()
+    assert (planted / ".leanmirror" / "declarations.json").is_file()
+    assert not [p for p in planted.rglob("*.tmp")]
+    assert cli.main(["status", "--project", str(planted), "--method", "scanner"]) == 0
+    lean = planted / "lean" / "Planted.lean"
+    lean.write_text(lean.read_text().replace("0 ≤ x ^ 2", "0 ≤ x ^ 4"), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["status", "--project", str(planted), "--method", "scanner"]) == 1
+    out = capsys.readouterr().out
+    assert "changed" in out and "Planted.b_sq_nonneg" in out
+
+
+@needs_pipeline
+def test_show_prints_the_statement(planted, capsys):
+    assert cli.main(["show", "a_false_square", "--project", str(planted)]) == 0
+    out = capsys.readouterr().out
+    assert "Planted.a_false_square" in out and "x ≤ x ^ 2" in out
+
+
+@needs_pipeline
+def test_show_unknown_name_is_one_line(planted, capsys):
+    assert cli.main(["show", "no_such_theorem", "--project", str(planted)]) == 2
+    assert "no_such_theorem" in _error_line(capsys)

@@ -1,0 +1,231 @@
+"""Generated mirrors: deterministic, independent per statement, safe for hostile text."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+
+import pytest
+
+from bridge import term as T
+from bridge.declaration import Declaration
+from bridge.errors import InvalidArgument
+from mirror.generator import (
+    GENERATED_MARK,
+    GeneratedFileConflict,
+    render_modules,
+    sync_files,
+)
+from mirror.pipeline import Mirror
+from tests.product.conftest import REPO
+
+pytest_plugins = ["pytester"]
+
+
+def _decl(name: str, module: str, text: str, bound: int = 0) -> Declaration:
+    body = T.app("LE.le", T.Lit(bound), T.app("Real.exp", T.Var("x")))
+    return Declaration(
+        name, "theorem", module,
+        binders=(T.Binder("x", T.Const("Real")),), type=body, statement_text=text,
+    )
+
+
+def _mirror(name: str, module: str, text: str, bound: int = 0) -> Mirror:
+    fn = "prop_" + name.rsplit(".", 1)[-1]
+    return Mirror(
+        _decl(name, module, text, bound),
+        "ready",
+        source=f"def {fn}(rt, x):\n    return rt.le({bound}, np.exp(x))\n",
+        function_name=fn,
+        plan={"binders": {"x": {"kind": "real", "min": -5.0, "max": 5.0}}, "filters": []},
+    )
+
+
+def _mirrors(bound_b: int = 0) -> list[Mirror]:
+    return [
+        _mirror("Mirror.Ops.a", "Mirror.Ops", "theorem a (x : ℝ) : 0 ≤ Real.exp x"),
+        _mirror("Mirror.Ops.b", "Mirror.Ops", f"theorem b (x : ℝ) : {bound_b} ≤ Real.exp x", bound_b),
+        _mirror("Mirror.Ops.c", "Mirror.Ops", "theorem c (x : ℝ) : 0 ≤ Real.exp x"),
+        Mirror(_decl("Mirror.Ops.d", "Mirror.Ops", "theorem d : det"), "untranslatable",
+               reason="Matrix.det\nis not in the table"),
+        Mirror(_decl("Mirror.Res.r", "Mirror.Res", "theorem r"), "unbound", reason="no impl"),
+        Mirror(_decl("Mirror.Res.helper", "Mirror.Res", "def helper"), "definition"),
+    ]
+
+
+def test_output_is_deterministic_and_marked():
+    first = render_modules(_mirrors())
+    second = render_modules(list(reversed(_mirrors())))
+    assert first == second
+    assert sorted(first) == ["mirror_ops.py", "mirror_res.py", "test_mirror_ops.py", "test_mirror_res.py"]
+    for name, text in first.items():
+        head = text.split("\n", 1)[0]
+        assert head.startswith(GENERATED_MARK) and "(statement lock " in head and "do not edit" in head
+        assert text.endswith("\n") and not text.endswith("\n\n")
+        assert all(line == line.rstrip() for line in text.split("\n"))
+        ast.parse(text)  # valid Python
+
+
+def _segments(text: str) -> dict[str, str]:
+    """A generated file cut at its ``# --- <name> (statement …) ---`` markers."""
+    parts: dict[str, str] = {}
+    current = "<header>"
+    for line in text.split("\n"):
+        if line.startswith("# --- "):
+            current = line.split()[2]
+        parts[current] = parts.get(current, "") + line + "\n"
+    return parts
+
+
+def test_statement_edit_changes_only_that_block_and_module_header():
+    before = render_modules(_mirrors())
+    after = render_modules(_mirrors(bound_b=1))
+    assert before["mirror_res.py"] == after["mirror_res.py"]
+    assert before["test_mirror_res.py"] == after["test_mirror_res.py"]
+    for name in ("mirror_ops.py", "test_mirror_ops.py"):
+        old, new = _segments(before[name]), _segments(after[name])
+        assert old.keys() == new.keys()
+        changed = {key for key in old if old[key] != new[key]}
+        assert changed == {"<header>", "Mirror.Ops.b"}
+        old_head, new_head = old["<header>"].split("\n"), new["<header>"].split("\n")
+        assert old_head[1:] == new_head[1:]  # only the first line (the lock hash) differs
+        assert old_head[0] != new_head[0]
+
+
+def test_hostile_statement_text_stays_in_the_docstring():
+    text = 'theorem evil : """ + __import__("os").system("echo pwned") + """ \\ "'
+    mirror = _mirror("Mirror.Ops.evil", "Mirror.Ops", text)
+    files = render_modules([mirror])
+    tree = ast.parse(files["mirror_ops.py"])
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    assert text in ast.get_docstring(function)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert all(getattr(c.func, "attr", None) == "exp" or getattr(c.func, "attr", None) == "le" for c in calls)
+
+
+def test_plan_literal_and_functions_are_importable(tmp_path):
+    files = render_modules(_mirrors())
+    namespace: dict = {}
+    exec(compile(files["mirror_ops.py"], "mirror_ops.py", "exec"), namespace)
+    assert namespace["PLAN_prop_a"] == {
+        "binders": {"x": {"kind": "real", "max": 5.0, "min": -5.0}}, "filters": []
+    }
+    assert namespace["LEAN_MODULE"] == "Mirror.Ops"
+    assert "Matrix.det is not in the table" in files["mirror_ops.py"]
+    assert "pytest.mark.skip(reason='unbound: no impl')" in files["test_mirror_res.py"]
+
+
+def test_bad_mirrors_are_rejected_with_the_name():
+    bad = _mirror("Mirror.Ops.a", "Mirror.Ops", "t")
+    bad.function_name = "not an identifier"
+    with pytest.raises(InvalidArgument, match="function_name"):
+        render_modules([bad])
+    broken = _mirror("Mirror.Ops.a", "Mirror.Ops", "t")
+    broken.source = "def prop_a(rt, x) return"
+    with pytest.raises(InvalidArgument, match="not valid Python"):
+        render_modules([broken])
+
+
+def test_sync_check_write_and_orphans(tmp_path):
+    out = tmp_path / "mirrors"
+    files = render_modules(_mirrors())
+    check = sync_files(files, out, check=True)
+    assert len(check.stale) == 4 and not check.written and not out.exists()
+    wrote = sync_files(files, out)
+    assert sorted(p.name for p in wrote.written) == sorted(files)
+    assert not sync_files(files, out, check=True).stale
+    edited = render_modules(_mirrors(bound_b=2))
+    stale = sync_files(edited, out, check=True).stale
+    assert sorted(p.name for p in stale) == ["mirror_ops.py", "test_mirror_ops.py"]
+    only_ops = {k: v for k, v in edited.items() if "res" not in k}
+    result = sync_files(only_ops, out)
+    assert sorted(p.name for p in result.removed) == ["mirror_res.py", "test_mirror_res.py"]
+    assert sorted(p.name for p in out.iterdir()) == ["mirror_ops.py", "test_mirror_ops.py"]
+
+
+def test_hand_written_file_is_never_overwritten(tmp_path):
+    out = tmp_path / "mirrors"
+    out.mkdir()
+    (out / "mirror_ops.py").write_text("# my own code\n")
+    with pytest.raises(GeneratedFileConflict, match="not generated by leanmirror"):
+        sync_files(render_modules(_mirrors()), out)
+    assert (out / "mirror_ops.py").read_text() == "# my own code\n"
+
+
+def _extraction_available() -> bool:
+    try:
+        import bridge.extraction  # noqa: F401
+        from mirror.pipeline import build_mirrors  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(
+    not _extraction_available(),
+    reason="needs bridge.extraction.extract and mirror.pipeline.build_mirrors (integration)",
+)
+def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
+    from mirror import cli
+
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "lean", project / "lean")
+    for name in ("lakefile.toml", "lean-toolchain", "lake-manifest.json"):
+        if (REPO / name).exists():
+            shutil.copy(REPO / name, project / name)
+    out = tmp_path / "mirrors"
+    from bridge.extraction import extract
+    from mirror.pipeline import build_mirrors
+
+    mirrors = build_mirrors(extract(project, method="scanner"))
+    sync_files(render_modules(mirrors), out)  # what `leanmirror generate` writes
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    # edit one statement: rename one mirrored theorem in its Lean source
+    target = next(m for m in mirrors if m.status == "ready" and m.declaration.range is not None)
+    lean_file = project / target.declaration.range.file
+    if not lean_file.exists():
+        lean_file = project / "lean" / target.declaration.range.file
+    lines = lean_file.read_text(encoding="utf-8").split("\n")
+    short = target.declaration.short_name
+    start = target.declaration.range.line - 1  # may be the docstring's first line
+    idx = next(
+        i for i in range(start, len(lines))
+        if any(f"{kw} {short}" in lines[i] for kw in ("theorem", "lemma"))
+    )
+    lines[idx] = lines[idx].replace(short, short + "_edited", 1)
+    lean_file.write_text("\n".join(lines), encoding="utf-8")
+    assert cli.main(["generate", "--project", str(project), "--out", str(out), "--method", "scanner", "--check"]) == 1
+    assert cli.main(["generate", "--project", str(project), "--out", str(out), "--method", "scanner"]) == 0
+    assert cli.main(["generate", "--project", str(project), "--out", str(out), "--method", "scanner", "--check"]) == 0
+    after = {p.name: p.read_text() for p in out.iterdir()}
+    changed = sorted(name for name in after if before.get(name) != after[name])
+    assert len(changed) == 2  # the module's property file and its test file
+    for name in changed:
+        old, new = _segments(before[name]), _segments(after[name])
+        differing = {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
+        assert differing == {"<header>", target.name, target.name + "_edited"}
+
+
+@pytest.mark.skipif(
+    not _extraction_available(),
+    reason="needs bridge.extraction.extract and mirror.pipeline.build_mirrors (integration)",
+)
+def test_generated_tests_run_under_pytest_with_a_profile(pytester, monkeypatch):
+    from importlib.metadata import entry_points
+
+    from mirror.generator import generate
+    from tests.product.test_fuzz import PLANTED_LEAN
+
+    project = pytester.path / "project"
+    (project / "lean").mkdir(parents=True)
+    (project / "lakefile.toml").write_text('name = "planted"\nsrcDir = "lean"\n')
+    (project / "lean" / "Planted.lean").write_text(PLANTED_LEAN, encoding="utf-8")
+    out = pytester.path / "mirrors"
+    result = generate(project, out, method="scanner")
+    assert sorted(p.name for p in result.written) == ["planted.py", "test_planted.py"]
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    load = [] if any(e.value == "mirror.pytest_plugin" for e in entry_points(group="pytest11")) else ["-p", "mirror.pytest_plugin"]
+    run = pytester.runpytest_subprocess(*load, str(out), "--leanmirror-profile", "dev", "-p", "no:cacheprovider")
+    run.assert_outcomes(passed=3, failed=1)
+    assert any("a_false_square" in line and "FAILED" in line for line in run.outlines)
+
