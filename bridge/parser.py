@@ -273,7 +273,13 @@ class Parser:
                     if nxt.newline_before and nxt.column <= self.column_limit:
                         break
                     if self._at_named_argument():
-                        self._skip_balanced()  # `(S := 1)` fills an implicit parameter: dropped
+                        # `(S := 1)` fills a parameter by name: kept as a named-argument node
+                        self.expect("(")
+                        name = self.next().text
+                        self.expect(":=")
+                        value = self.parse_expr(0)
+                        self.expect(")")
+                        args.append(T.app(T.NAMED_ARGUMENT, T.Str(name), value))
                         continue
                     args.append(self.parse_argument())
                 if not args:

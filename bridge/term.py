@@ -22,6 +22,9 @@ Normalization rules (both front ends follow them):
 - A type ascription ``(e : T)`` is ``Typed(e, T)``; a coercion arrow ``↑e`` is ``Coe(e)``.
 - ``x.val`` / ``x.1`` on a term the front end cannot type is ``Proj(x, "val")`` /
   ``Proj(x, 1)``; ``⟨a, b⟩`` is ``Anon((a, b))``.
+- A named argument ``f (S := 1) x`` (the scanner cannot place it among the implicit
+  parameters) stays in the spine as ``App(Const(NAMED_ARGUMENT), (Str("S"), Lit(1)))``; the
+  exporter never produces it (elaboration has placed it).
 
 Nodes are immutable and hashable; they compare structurally.
 """
@@ -33,6 +36,8 @@ from fractions import Fraction
 from typing import Iterator, Union
 
 BinderInfo = str  # "default" | "implicit" | "strictImplicit" | "instImplicit"
+#: The head of a named argument ``(x := e)`` kept by the scanner.
+NAMED_ARGUMENT = "«named argument»"
 BINDER_INFOS = ("default", "implicit", "strictImplicit", "instImplicit")
 
 

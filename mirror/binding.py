@@ -16,15 +16,16 @@ counterexample.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from bridge.errors import LeanMirrorError
+from mirror.runtime import OutOfDomain, Truth
 
 
-class OutOfSample(LeanMirrorError, IndexError):
+class OutOfSample(OutOfDomain):
     """A Lean index lies beyond the sampled prefix of an ``ℕ → α`` argument."""
 
 
@@ -38,6 +39,9 @@ class Binding:
     #: ``call(impl, args, dims) -> value`` for ONE draw; ``args`` in Lean's explicit order.
     call: Callable[[Callable, list, list], Any]
     description: str = ""
+    #: The implementation's documented domain, per Lean parameter name:
+    #: ``{"δ": {"lo": 0.0, "strict": True}}``. Statements are drawn within it (and say so).
+    domain: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def load(self) -> Callable:
         module, _, name = self.implementation.partition(":")
@@ -141,37 +145,41 @@ def _same_order(kernel: Callable, args: list, dims: list) -> np.ndarray:
     return kernel(*args)
 
 
-def _positive_rms(eps: Any, x: np.ndarray, mean: bool) -> None:
-    """Refuse a row whose ``Σ x² (/ H) + ε`` is not positive.
+def _normalised_rows(kernel: Callable, eps: Any, x: Any, rest: tuple, mean: bool,
+                     rows_of: tuple[bool, ...]) -> np.ndarray:
+    """A row-wise norm kernel, where every row's normaliser ``Σ x² (/ H) + ε`` is positive.
 
-    There Lean's ``Real.sqrt`` of a negative is ``0`` and ``x / 0 = 0``: junk values the
-    kernel (a true square root) does not reproduce, so the draw is out of its domain."""
+    A row whose normaliser is not positive takes Lean's value there, ``0``: ``Real.sqrt`` of a
+    non-positive number is ``0`` and ``x / 0 = 0`` (the kernel's true square root gives NaN).
+    The kernel is called on the other rows only; ``rows_of[i]`` says whether ``rest[i]`` has a
+    row axis (``z``) or is per-feature (``w``)."""
     x = _floats(x)
     total = np.sum(x * x, axis=-1)
     if mean:
         total = total / x.shape[-1]
-    if np.any(total + float(eps) <= 0):
-        raise ValueError(f"eps = {float(eps)} makes a row's mean square plus eps non-positive; "
-                         "expected a positive normaliser")
+    good = total + float(eps) > 0
+    out = np.zeros(x.shape)
+    if good.any():
+        picked = [np.asarray(r)[good] if has_rows else r for r, has_rows in zip(rest, rows_of)]
+        out[good] = kernel(eps, x[good], *picked)
+    return out
 
 
 def _rmsnorm_family(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """``rmsnorm``, ``rmsnormOffset``, ``rmsnormUnit``: ``(eps, x[, w])`` in Lean's order."""
-    _positive_rms(args[0], args[1], mean=True)
-    return kernel(*args)
+    """``rmsnorm``, ``rmsnormOffset`` ``(eps, x, w)`` and ``rmsnormUnit`` ``(eps, x)``."""
+    eps, x, *rest = args
+    return _normalised_rows(kernel, eps, x, tuple(rest), True, (False,) * len(rest))
 
 
 def _rmsnorm_gated(kernel: Callable, args: list, dims: list) -> np.ndarray:
     """Lean ``rmsnormGated eps x z w``; the kernel takes ``(eps, x, w, z)``."""
     eps, x, z, w = args
-    _positive_rms(eps, x, mean=True)
-    return kernel(eps, x, w, z)
+    return _normalised_rows(kernel, eps, x, (w, z), True, (False, True))
 
 
 def _l2norm(kernel: Callable, args: list, dims: list) -> np.ndarray:
     eps, x = args
-    _positive_rms(eps, x, mean=False)
-    return kernel(eps, x)
+    return _normalised_rows(kernel, eps, x, (), False, ())
 
 
 def _residual(kernel: Callable, args: list, dims: list) -> np.ndarray:
@@ -181,15 +189,29 @@ def _residual(kernel: Callable, args: list, dims: list) -> np.ndarray:
 
 
 def _embed(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``embed c E tokens`` (tokens ``Fin T → Fin V``); the kernel takes ``(tokens, E, c)``."""
+    """Lean ``embed c E tokens`` (``tokens : Fin T → Fin V``); the kernel takes
+    ``(tokens, E, c)``."""
     c, table, tokens = args
     return kernel(_ints(tokens), table, c)
+
+
+def _boolean(value: Any) -> bool:
+    """A Lean ``Bool`` argument: a drawn bool, or a literal the runtime passes as a batched
+    proposition (its ``ok`` array, the same for every draw of the batch)."""
+    ok = getattr(value, "ok", None)
+    if ok is None:
+        return bool(np.asarray(value))
+    ok = np.asarray(ok, dtype=bool)
+    if ok.size == 0 or not (ok.all() or not ok.any()):
+        raise ValueError(f"Bool argument {value!r} differs between the draws of a batch; "
+                         "expected one value per call")
+    return bool(ok.reshape(-1)[0])
 
 
 def _lm_head(kernel: Callable, args: list, dims: list) -> np.ndarray:
     """Lean ``lmHead mul cap c x W``; the kernel takes ``(x, W, mul, cap)``, ``cap=None`` off."""
     mul, cap, c, x, weight = args
-    return kernel(x, weight, mul, c if bool(cap) else None)
+    return kernel(x, weight, mul, c if _boolean(cap) else None)
 
 
 def _softmax(kernel: Callable, args: list, dims: list) -> np.ndarray:
@@ -218,52 +240,89 @@ def _decode_gqa(kernel: Callable, args: list, dims: list) -> np.ndarray:
     return np.asarray(out).reshape(hkv, groups, depth)
 
 
-def _rope_frequency_domain(theta: float, denom: int, active: int, count: int) -> None:
-    """Refuse a base ``θ ≤ 0`` that makes an active frequency a Lean junk value.
+#: Largest rotation angle the float64 RoPE kernel is held to (its ``cos``/``sin`` of an angle
+#: ``A`` carry an absolute error of about ``A · 1e-16``, beyond the ``1e-9`` tolerance past it).
+_MAX_ROPE_ANGLE = 1e6
 
-    Mathlib's ``θ ^ y`` for ``θ < 0`` is ``|θ| ^ y · cos(π y)`` and ``0 ^ y = 0`` for
-    ``y ≠ 0``; the kernel's ``numpy.power`` agrees only at integral exponents (``θ < 0``) or
-    at exponent 0. A RoPE base is positive, so such a draw is out of the kernel's domain."""
-    if theta > 0:
+
+def _check_frequency(theta: float, denom: int, i: int, max_pos: int = 0) -> None:
+    """Refuse an active pair ``i`` whose frequency lies outside the RoPE kernel's domain.
+
+    * a base ``θ ≤ 0`` with a non-zero exponent: Mathlib's ``θ ^ y`` for ``θ < 0`` is
+      ``|θ| ^ y · cos(π y)`` and ``0 ^ y = 0`` for ``y ≠ 0``, junk values ``numpy.power``
+      matches only at integral exponents (``θ < 0``);
+    * a frequency that overflows float64, or an angle ``pos · invFreq i`` beyond
+      :data:`_MAX_ROPE_ANGLE` (a base near ``0``), which no float64 kernel evaluates to the
+      tolerance."""
+    exponent = -(2.0 * i / denom) if denom else 0.0
+    if exponent == 0.0:
         return
-    for i in range(min(count, active)):
-        exponent = -(2.0 * i / denom) if denom else 0.0
-        if exponent == 0.0:
-            continue
-        if theta == 0 or exponent != np.round(exponent):
-            raise ValueError(f"theta = {theta} with exponent {exponent} for pair {i}; "
-                             "expected a positive RoPE base")
+    if theta <= 0 and (theta == 0 or exponent != np.round(exponent)):
+        raise ValueError(f"theta = {theta} with exponent {exponent} for pair {i}; "
+                         "expected a positive RoPE base")
+    with np.errstate(all="ignore"):
+        frequency = float(np.power(np.float64(abs(theta)), exponent))
+    if not np.isfinite(frequency):
+        raise ValueError(f"theta = {theta}: frequency of pair {i} overflows float64; "
+                         "expected a float64-sized frequency")
+    if max_pos > 0:
+        angle = max_pos * frequency
+        if not angle <= _MAX_ROPE_ANGLE:
+            raise ValueError(f"theta = {theta}, position {max_pos}: rotation angle {angle:.3g} "
+                             f"of pair {i} beyond {_MAX_ROPE_ANGLE:g}; expected float64-sized "
+                             "angles")
 
 
 def _inv_freq(kernel: Callable, args: list, dims: list) -> float:
     theta, denom, active, i = args
     denom, active, i = _as_int(denom), _as_int(active), _as_int(i)
     if i < active:
-        _rope_frequency_domain(float(theta), denom, active, i + 1)
-        _rope_frequency_domain(float(theta), denom, i + 1, i + 1)
+        _check_frequency(float(theta), denom, i)
     return float(kernel(theta, denom, active, i))
 
 
 def _rope(kernel: Callable, args: list, dims: list) -> np.ndarray:
     """Lean ``rope θ rot denom active pos x``; the kernel takes ``(x, pos, θ, rot, denom,
-    active)`` with ``rot ≤ D``. Lean reads a coordinate ``≥ D`` as ``0`` (``coord``), so for
-    ``rot > D`` the rows are zero-padded to ``rot`` and the result cut back to ``D``. An odd
-    ``rot`` is refused by the kernel (out of domain)."""
+    active)`` with an even ``rot ≤ D``.
+
+    * ``rot > D``: Lean reads a coordinate ``≥ D`` as ``0`` (``coord``), so the rows are
+      zero-padded to ``rot`` and the result cut back to ``D``.
+    * odd ``rot = 2m + 1``: Lean rotates the pairs ``(i, i + m)``, ``i < m`` (the kernel with
+      ``rot = 2m``) and also sets ``y[2m] = x[2m] cos φ_m + x[m] sin φ_m``. The frequencies do
+      not depend on ``rot``, so that coordinate is the second member of pair ``m`` of the
+      kernel with ``rot = 2m + 2`` applied to the vector holding ``x[m]`` at ``m`` and
+      ``x[2m]`` at ``2m + 1``."""
     theta, rot, denom, active, pos, x = args
     rot, denom, active = _as_int(rot), _as_int(denom), _as_int(active)
     x = _floats(x)
+    pos = _ints(pos)
     depth = x.shape[-1]
-    _rope_frequency_domain(float(theta), denom, active, rot // 2)
-    if rot > depth:
-        x = np.concatenate([x, np.zeros(x.shape[:-1] + (rot - depth,))], axis=-1)
-    out = kernel(x, _ints(pos), theta, rot, denom, active)
-    return np.asarray(out)[..., :depth]
+    half = rot // 2
+    for i in range(min(half + rot % 2, active)):
+        _check_frequency(float(theta), denom, i, int(pos.max(initial=0)))
+    width = max(depth, rot + 1)
+    padded = np.concatenate([x, np.zeros(x.shape[:-1] + (width - depth,))], axis=-1)
+    out = np.array(kernel(padded, pos, theta, 2 * half, denom, active), dtype=float)
+    if rot % 2:
+        pair = np.zeros(x.shape[:-1] + (2 * half + 2,))
+        pair[..., half] = padded[..., half]
+        pair[..., 2 * half + 1] = padded[..., 2 * half]
+        extra = np.asarray(kernel(pair, pos, theta, 2 * half + 2, denom, active))
+        out[..., 2 * half] = extra[..., 2 * half + 1]
+    return out[..., :depth]
 
 
 def _gdn_state(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``gdnState α β k v t _``: the ``Dv × Dk`` state after ``t ≤ T`` steps."""
-    alpha, beta, k, v, t = args
-    return kernel(alpha, beta, k, v, _as_int(t))
+    """Lean ``gdnState α β k v t _``: the ``Dv × Dk`` state after ``t ≤ T`` steps.
+
+    The proof ``t ≤ T`` is never passed. When ``t`` is passed too, the state at ``t``; when it
+    is left as the index of the result (``(t : ℕ) → … → Matrix``), the states for
+    ``t = 0, …, T`` stacked along a leading axis (an index ``t > T`` lies outside it)."""
+    alpha, beta, k, v, *rest = args
+    if rest:
+        return kernel(alpha, beta, k, v, _as_int(rest[0]))
+    steps = np.asarray(k).shape[0]
+    return np.stack([kernel(alpha, beta, k, v, t) for t in range(steps + 1)])
 
 
 def _chunk_delta_rule(kernel: Callable, args: list, dims: list) -> np.ndarray:
@@ -280,8 +339,14 @@ def _causal_conv_silu(kernel: Callable, args: list, dims: list) -> np.ndarray:
     return kernel(x, weight)
 
 
-def _op(name: str, function: str, call: Callable, description: str) -> Binding:
-    return Binding(f"Mirror.Ops.{name}", f"mirror.impl.ops:{function}", call, description)
+def _op(name: str, function: str, call: Callable, description: str,
+        domain: dict[str, dict[str, Any]] | None = None) -> Binding:
+    return Binding(f"Mirror.Ops.{name}", f"mirror.impl.ops:{function}", call, description,
+                   domain or {})
+
+
+#: A RoPE base is positive (``numpy.power`` of a negative base is not Mathlib's ``rpow``).
+_POSITIVE_BASE = {"theta": {"lo": 0.0, "strict": True}}
 
 
 #: The Op Specs with a Lean definition (``OP_SPECS`` entries with ``lean_defined``).
@@ -291,13 +356,16 @@ OP_BINDINGS: tuple[Binding, ...] = (
     _op("softplus", "softplus", _same_order, "softplus(x) (stable form)"),
     _op("geluTanh", "gelu_tanh", _same_order, "gelu_tanh(x)"),
     _op("softcap", "softcap", _same_order, "softcap(c, x)"),
-    _op("rmsnorm", "rmsnorm", _rmsnorm_family, "rmsnorm(eps, x, w); mean(x²) + eps > 0"),
+    _op("rmsnorm", "rmsnorm", _rmsnorm_family,
+        "rmsnorm(eps, x, w) on rows with mean(x²) + eps > 0, else 0"),
     _op("rmsnormOffset", "rmsnorm_offset", _rmsnorm_family,
-        "rmsnorm_offset(eps, x, w); mean(x²) + eps > 0"),
-    _op("rmsnormUnit", "rmsnorm_unit", _rmsnorm_family, "rmsnorm_unit(eps, x); mean(x²) + eps > 0"),
+        "rmsnorm_offset(eps, x, w) on rows with mean(x²) + eps > 0, else 0"),
+    _op("rmsnormUnit", "rmsnorm_unit", _rmsnorm_family,
+        "rmsnorm_unit(eps, x) on rows with mean(x²) + eps > 0, else 0"),
     _op("rmsnormGated", "rmsnorm_gated", _rmsnorm_gated,
-        "rmsnorm_gated(eps, x, w, z) for Lean (eps, x, z, w); mean(x²) + eps > 0"),
-    _op("l2norm", "l2norm", _l2norm, "l2norm(eps, x); Σ x² + eps > 0"),
+        "rmsnorm_gated(eps, x, w, z) for Lean (eps, x, z, w) on rows with mean(x²) + eps > 0, "
+        "else 0"),
+    _op("l2norm", "l2norm", _l2norm, "l2norm(eps, x) on rows with Σ x² + eps > 0, else 0"),
     _op("linear", "linear", _same_order, "linear(x, W)"),
     _op("gateUp", "gate_up", _same_order, "gate_up(x, W_gate, W_up)"),
     _op("siluMul", "silu_mul", _same_order, "silu_mul(gu)"),
@@ -312,21 +380,82 @@ OP_BINDINGS: tuple[Binding, ...] = (
     _op("decodeGQA", "decode_gqa", _decode_gqa,
         "decode_gqa(scale, q[Hkv·G, D], k, v) reshaped to [Hkv, G, D]"),
     _op("sigmoidGate", "sigmoid_gate", _same_order, "sigmoid_gate(o, gate)"),
-    _op("invFreq", "inv_freq", _inv_freq, "inv_freq(theta, denom, active, i); theta > 0"),
+    _op("invFreq", "inv_freq", _inv_freq, "inv_freq(theta, denom, active, i); theta > 0",
+        _POSITIVE_BASE),
     _op("rope", "rope", _rope,
-        "rope(x, pos, theta, rot, denom, active), x zero-padded to rot when rot > D; "
-        "rot even, theta > 0"),
+        "rope(x, pos, theta, rot, denom, active), x zero-padded to rot when rot > D, an odd "
+        "rot's last coordinate from the kernel at rot + 1; theta > 0", _POSITIVE_BASE),
     _op("gdnState", "gdn_state", _gdn_state, "gdn_state(alpha, beta, k, v, t)"),
     _op("gatedDeltaRule", "gated_delta_rule", _same_order,
         "gated_delta_rule(alpha, beta, q, k, v) (alpha is the decay)"),
     _op("gdnStep", "gdn_step", _same_order, "gdn_step(state, alpha, beta, k, v)"),
     _op("chunkDeltaRule", "chunk_gated_delta_rule", _chunk_delta_rule,
-        "chunk_gated_delta_rule(alpha, beta, q, k, v, C) (WY form); C ≥ 1"),
+        "chunk_gated_delta_rule(alpha, beta, q, k, v, C) (WY form); C ≥ 1", {"C": {"lo": 1}}),
     _op("causalConvSilu", "causal_conv_silu", _causal_conv_silu,
         "causal_conv_silu(x[T, C], w[C, K])"),
 )
 
 BINDINGS.update((b.lean_name, b) for b in OP_BINDINGS)
+
+
+# ---- the fractional-power layer (spec: fractional-power-layer.txt) ---------------------------
+
+
+def _matrix_square(value: Any, name: str) -> np.ndarray:
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim != 2:
+        raise ValueError(f"{name}: expected a matrix, got shape {arr.shape}")
+    return arr
+
+
+def _sym_part(params: Callable, args: list, dims: list) -> np.ndarray:
+    lower, delta = args
+    lower = _matrix_square(lower, "L")
+    d = lower.shape[0]
+    return params(lower, float(delta), np.zeros((d, d))).S
+
+
+def _skew_part(params: Callable, args: list, dims: list) -> np.ndarray:
+    (upper,) = args
+    upper = _matrix_square(upper, "U")
+    d = upper.shape[0]
+    return params(np.zeros((d, 0)), 1.0, upper).K
+
+
+def _accretive(params: Callable, args: list, dims: list) -> np.ndarray:
+    lower, delta, upper = args
+    return params(_matrix_square(lower, "L"), float(delta), _matrix_square(upper, "U")).A
+
+
+def _layer(fractional_apply: Callable, args: list, dims: list) -> np.ndarray:
+    from mirror.impl.fractional import AccretiveParams
+    from mirror.impl.quadrature import QuadratureRule
+
+    lower, delta, upper, r, lam, w = args
+    a = AccretiveParams(_matrix_square(lower, "L"), float(delta), _matrix_square(upper, "U"))
+    lam = np.asarray(lam, dtype=float)
+    w = np.asarray(w, dtype=float)
+    if lam.size == 0:
+        raise ValueError("resolventMixture: no shifts")
+    rule = QuadratureRule(float(r), lam, w, "lean", (float(lam.min()), float(lam.max())))
+    return fractional_apply(np.eye(a.d), a, float(r), rule, method="direct").T
+
+
+_POSITIVE = {"lo": 0.0, "strict": True}
+FRACTIONAL_BINDINGS: tuple[Binding, ...] = (
+    Binding("Mirror.FractionalPower.symPart", "mirror.impl.fractional:AccretiveParams",
+            _sym_part, "AccretiveParams(L, δ, 0).S = L Lᵀ + δ I", {"δ": _POSITIVE}),
+    Binding("Mirror.FractionalPower.skewPart", "mirror.impl.fractional:AccretiveParams",
+            _skew_part, "AccretiveParams(0, 1, U).K = (U − Uᵀ)/2"),
+    Binding("Mirror.FractionalPower.accretiveParam", "mirror.impl.fractional:AccretiveParams",
+            _accretive, "AccretiveParams(L, δ, U).A = S + K", {"δ": _POSITIVE}),
+    Binding("Mirror.FractionalPower.accretiveLayer", "mirror.impl.fractional:fractional_apply",
+            _layer, "fractional_apply(I, AccretiveParams(L, δ, U), r, QuadratureRule(r, lam, w))ᵀ "
+            "(direct solve)",
+            {"δ": _POSITIVE, "r": {"lo": 0.0, "strict": True, "hi": 1.0, "hi_strict": True},
+             "lam": _POSITIVE}),
+)
+BINDINGS.update((b.lean_name, b) for b in FRACTIONAL_BINDINGS)
 
 
 def register(binding: Binding) -> None:
@@ -347,6 +476,8 @@ def batched_call(rt, binding: Binding, dims: tuple, args: tuple) -> np.ndarray:
     for arg in args:
         if callable(arg):
             arg = rt.tabulate(arg, (rt.nat_domain,))
+        if isinstance(arg, Truth):  # a Bool/Prop argument: each draw's own value
+            arg = arg.exact
         prepared.append(rt.to_float(rt.batched(arg)))
     dim_values = [rt.to_float(rt.batched(d)) for d in dims]
     active = rt.active
@@ -365,7 +496,14 @@ def batched_call(rt, binding: Binding, dims: tuple, args: tuple) -> np.ndarray:
         outputs[b] = value
     template = next((o for o in outputs if o is not None), None)
     if template is None:
-        return rt.from_float(np.zeros(rt.batch))
+        # no active draw (a branch nobody takes): still answer with the output's shape
+        try:
+            template = np.asarray(
+                binding.call(impl, [p[0] for p in prepared], [d[0] for d in dim_values])
+            )
+        except _REFUSALS:
+            # no draw has a value, so no output shape: the evaluation cannot go on
+            raise OutOfSample(f"{binding.lean_name}: the implementation refused every draw")
     filled = [o if o is not None else np.zeros_like(template) for o in outputs]
     return rt.from_float(np.stack(filled))
 
@@ -383,4 +521,5 @@ def runtime_bindings(
     }
 
 
-__all__ = ["BINDINGS", "Binding", "OP_BINDINGS", "OutOfSample", "batched_call", "register", "runtime_bindings"]
+__all__ = ["BINDINGS", "Binding", "OP_BINDINGS", "OutOfSample", "batched_call", "register",
+           "runtime_bindings"]

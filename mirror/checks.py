@@ -172,6 +172,12 @@ def run_property(
             # no implementation involved: the 50-digit evaluation *is* the statement's value
             stats["resolved"] += 1
             return
+        if verdict == "undecided" and not bound:
+            # neither precision can evaluate this draw (e.g. a quadrature that does not
+            # converge): it tells nothing about the statement
+            stats["valid"] -= 1
+            stats["rejected"] += 1
+            assume(False)
         stats["float_only"] += 1
         if stats["float_example"] is None:
             stats["float_example"] = (dict(example), err)
@@ -266,6 +272,10 @@ def _sweep(function, plan, bindings, bound, sweep, seed, outcome: Outcome, stats
             verdict, exact_err = confirm(function, plan, example, bindings, bound)
             if verdict == "holds" and not bound:
                 stats["resolved"] += 1
+                continue
+            if verdict == "undecided" and not bound:
+                outcome.examples -= 1
+                outcome.rejected += 1
                 continue
             if verdict == "fails":
                 outcome.status = "refuted"

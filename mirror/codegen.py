@@ -91,6 +91,9 @@ _LEAN = {
     "LMatNeg": "mat_neg",
     "LMatSMul": "mat_smul",
     "LMatPow": "mat_pow",
+    "LMatInv": "mat_inv",
+    "LMatDet": "det",
+    "PosDef": "pos_def",
     "LMatOne": "eye",
     "LMatZero": "zeros",
     "LMatTranspose": "transpose",
@@ -177,6 +180,16 @@ class PropertyPrinter(Printer):
 
     def _print_ImaginaryUnit(self, expr):
         return "rt.I"
+
+    def _print_Infinity(self, expr):
+        return "rt.inf"
+
+    def _print_NegativeInfinity(self, expr):
+        return "(-rt.inf)"
+
+    def _print_LeanIntegral(self, expr):
+        body, lo, hi = expr.args
+        return f"rt.integral({self._print(body)}, {self._print(lo)}, {self._print(hi)})"
 
     def _print_BooleanTrue(self, expr):
         return "rt.truth(True)"

@@ -16,6 +16,7 @@ import time
 
 import sympy as sp
 
+from bridge import term as T
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument
 from mirror import __version__
@@ -122,6 +123,7 @@ def _translate(decl: Declaration, translator: Translator, role: str) -> Mirror:
         plan = plan_statement(statement, PlanSettings(dim_min=1 if bound else 0))
     except ValueError as exc:
         return Mirror(decl, "untranslatable", reason=f"cannot draw examples: {exc}", role=role)
+    plan["domains"] = _apply_domains(plan, decl, role, translator)
     try:
         printed = print_property(statement)
     except CodegenError as exc:
@@ -130,7 +132,8 @@ def _translate(decl: Declaration, translator: Translator, role: str) -> Mirror:
     if bound and role == "theorem":
         try:
             unfolded = Translator(translator.declarations, translator.bound,
-                                  unfold_bound=True).translate_statement(decl)
+                                  unfold_bound=True, table=translator.table
+                                  ).translate_statement(decl)
         except Untranslatable:
             unfolded = None
     hyps = " ∧ ".join(f"({sp.sstr(h)})" for _, h in statement.hypotheses)
@@ -149,6 +152,63 @@ def _translate(decl: Declaration, translator: Translator, role: str) -> Mirror:
     )
 
 
+def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Translator) -> list[str]:
+    """Draw the variables that feed a bound implementation within its documented domain.
+
+    Returns one note per restriction (the report states it next to the examples)."""
+    table = translator.table
+    entries = {e["name"]: e for e in plan["variables"]}
+    notes: list[str] = []
+
+    def restrict(var: str, spec: dict, where: str) -> None:
+        entry = entries.get(var)
+        if entry is None:
+            return
+        if entry["kind"] == "array" and entry.get("elem") in ("real", "nat", "int"):
+            if "lo" in spec:
+                entry["elem_lo"] = {"const": spec["lo"], "strict": bool(spec.get("strict"))}
+            if "hi" in spec:
+                entry["elem_hi"] = {"const": spec["hi"], "strict": bool(spec.get("hi_strict"))}
+            note = f"drawn with every entry of {var} in the domain of {where}"
+            if note not in notes:
+                notes.append(note)
+            return
+        if entry["kind"] not in ("real", "nat", "int"):
+            return
+        parts = []
+        if "lo" in spec:
+            entry["lo"].append({"const": spec["lo"], "strict": bool(spec.get("strict"))})
+            parts.append(f"{var} {'>' if spec.get('strict') else '≥'} {spec['lo']}")
+        if "hi" in spec:
+            entry["hi"].append({"const": spec["hi"], "strict": bool(spec.get("hi_strict"))})
+            parts.append(f"{var} {'<' if spec.get('hi_strict') else '≤'} {spec['hi']}")
+        note = f"drawn with {' and '.join(parts)}, the domain of {where}"
+        if parts and note not in notes:
+            notes.append(note)
+
+    if role == "conformance":
+        binding = table.get(decl.name)
+        for param, spec in (binding.domain if binding else {}).items():
+            restrict(param, spec, binding.implementation)
+        return notes
+    terms = [b.type for b in decl.binders if b.type is not None]
+    if decl.type is not None:
+        terms.append(decl.type)
+    for term in terms:
+        for node in T.walk(term):
+            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
+                continue
+            binding = table.get(node.fn.name)
+            target = translator.declarations.get(node.fn.name)
+            if binding is None or not binding.domain or target is None:
+                continue
+            params = [b.name for b in target.binders if b.info == "default"]
+            for param, arg in zip(params, node.args):
+                if param in binding.domain and isinstance(arg, T.Var):
+                    restrict(arg.name, binding.domain[param], binding.implementation)
+    return notes
+
+
 def build_mirrors(extraction: Extraction, bindings: dict | None = None) -> list[Mirror]:
     """Translate every theorem, and every bound definition against its implementation."""
     table = BINDINGS if bindings is None else bindings
@@ -157,9 +217,11 @@ def build_mirrors(extraction: Extraction, bindings: dict | None = None) -> list[
     mirrors: list[Mirror] = []
     for decl in extraction.declarations:
         if decl.kind == "theorem":
-            mirrors.append(_translate(decl, Translator(declarations, bound), "theorem"))
+            mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
+                                      "theorem"))
         elif decl.kind in ("def", "abbrev") and decl.name in bound:
-            mirrors.append(_translate(decl, Translator(declarations, bound), "conformance"))
+            mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
+                                      "conformance"))
     if bindings is not None:
         for mirror in mirrors:
             mirror.table = bindings
@@ -228,6 +290,8 @@ def _check_ready(mirror: Mirror, settings: CheckSettings, started: float) -> Sta
     )
     status = outcome.status
     method = outcome.method
+    if mirror.plan and mirror.plan.get("domains"):
+        method = f"{method}; " + "; ".join(mirror.plan["domains"])
     reason = outcome.reason
     if symbolic is not None:
         if status == "refuted":

@@ -168,6 +168,33 @@ def _module_row(module: str, results: list[StatementResult]) -> dict[str, Any]:
     }
 
 
+def _op_specs(results: list[StatementResult]) -> list[dict[str, Any]]:
+    """The Op Specs table when the project is the bundled one (it defines ``Mirror.Ops``):
+    per Op Spec, its Lean definition, its NumPy kernel and the kernel's conformance result.
+    An Op Spec with no Lean definition (``slidingDecodeGQA``) is UNKNOWN on the Lean side."""
+    if not any(r.module.startswith("Mirror.Ops") for r in results):
+        return []
+    from mirror.impl.ops.registry import OP_SPECS
+
+    by_name = {r.name: r for r in results}
+    rows = []
+    for name, spec in OP_SPECS.items():
+        conformance = by_name.get(f"{spec.lean_name}.conformance")
+        kernel = f"{spec.kernel.__module__}:{spec.kernel.__name__}"
+        rows.append({
+            "op": name,
+            "lean_name": spec.lean_name if spec.lean_defined else None,
+            "lean": (conformance.lean_status if conformance else "—")
+            if spec.lean_defined else "UNKNOWN",
+            "kernel": kernel,
+            "conformance": conformance.mirror_status if conformance else None,
+            "examples": conformance.examples if conformance else 0,
+            "max_error": _jsonable(conformance.max_error) if conformance else None,
+            "description": spec.description,
+        })
+    return rows
+
+
 def build_report(run: Any) -> dict[str, Any]:
     """The report document (what ``report.json`` holds) for a run.
 
@@ -215,6 +242,7 @@ def build_report(run: Any) -> dict[str, Any]:
             "totals": totals,
         },
         "modules": modules,
+        "op_specs": _op_specs(results),
         "statements": [_jsonable(r.to_json()) for r in results],
         "diagnostics": [_coerce_diagnostic(d) for d in diagnostics],
     }
@@ -317,6 +345,7 @@ def _context(report: Mapping[str, Any]) -> dict[str, Any]:
         "meta": meta,
         "summary": report["summary"],
         "modules": report["modules"],
+        "op_specs": report.get("op_specs", []),
         "statements": report["statements"],
         "diagnostics": report["diagnostics"],
         "method_label": _method_label(meta),

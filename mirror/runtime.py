@@ -37,6 +37,22 @@ class Truth:
     err: np.ndarray
 
 
+def _de_substitution(u: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(s, ds/du)`` of the double-exponential map from ``u ∈ ℝ`` onto ``(lo, hi)``."""
+    lower, upper = np.isfinite(lo), np.isfinite(hi)
+    inner = np.pi / 2 * np.sinh(u)
+    douter = np.pi / 2 * np.cosh(u)
+    lo0, hi0 = np.where(lower, lo, 0.0), np.where(upper, hi, 0.0)
+    grow = np.exp(inner)
+    s = np.where(lower & upper, (hi0 + lo0) / 2 + (hi0 - lo0) / 2 * np.tanh(inner),
+                 np.where(lower, lo0 + grow,
+                          np.where(upper, hi0 - 1 / grow, np.sinh(inner))))
+    ds = np.where(lower & upper, (hi0 - lo0) / 2 / np.cosh(inner) ** 2 * douter,
+                  np.where(lower, grow * douter,
+                           np.where(upper, douter / grow, np.cosh(inner) * douter)))
+    return s, ds
+
+
 class NumpyRuntime:
     """Batched float64/complex128 evaluation."""
 
@@ -378,6 +394,43 @@ class NumpyRuntime:
             result = self._where(n == t + 1, current, result)
         return result
 
+    # ---- integrals ----------------------------------------------------------------------------
+
+    inf = np.inf
+    #: The trapezoid rule in ``u`` after a double-exponential substitution (step, half-width).
+    _QUAD_STEP = 0.02
+    _QUAD_HALF_WIDTH = 8.0
+
+    def integral(self, body: Callable, lo, hi):
+        """``∫ s in (lo, hi), body s`` by the trapezoid rule after a double-exponential
+        substitution (``s = lo + exp(π/2 sinh u)`` on a half-line, ``tanh(π/2 sinh u)`` on a
+        bounded interval, ``sinh(π/2 sinh u)`` on ℝ), which makes integrable endpoint
+        singularities and algebraic tails decay double-exponentially. A statement whose
+        float evaluation is off is re-evaluated with mpmath's quadrature before any verdict."""
+        u = np.arange(-self._QUAD_HALF_WIDTH, self._QUAD_HALF_WIDTH + self._QUAD_STEP / 2,
+                      self._QUAD_STEP)
+        lo = self.batched(np.asarray(lo, dtype=float))
+        hi = self.batched(np.asarray(hi, dtype=float))
+        total = np.zeros(self.batch)
+        first = np.full(self.batch, np.nan)
+        last = np.full(self.batch, np.nan)
+        with np.errstate(all="ignore"):
+            for uk in u:
+                s, ds = _de_substitution(uk, lo, hi)
+                if not (np.isfinite(s) & (ds > 0)).any():
+                    continue
+                value = np.asarray(self.batched(body(s)), dtype=float)
+                term = value * ds * self._QUAD_STEP
+                usable = np.isfinite(term) & (ds > 0)
+                total = total + np.where(usable, term, 0.0)
+                first = np.where(np.isnan(first) & usable, np.abs(term), first)
+                last = np.where(usable, np.abs(term), last)
+        # the rule is only trusted when the integrand has died out at both ends of the range
+        tail = np.fmax(np.nan_to_num(first, nan=0.0), np.nan_to_num(last, nan=0.0))
+        unreliable = ~np.isfinite(total) | (tail > 1e-12 * np.maximum(np.abs(total), 1e-300))
+        self.invalid |= unreliable & self.active
+        return total
+
     # ---- matrices -----------------------------------------------------------------------------
 
     def matmul(self, a, b):
@@ -410,6 +463,39 @@ class NumpyRuntime:
             power = power @ power
             remaining //= 2
         return result
+
+    def mat_inv(self, a):
+        """``Matrix.inv``: the inverse, or the zero matrix where ``A`` is singular."""
+        a = np.asarray(a, dtype=float)
+        out = np.zeros_like(a)
+        for b in range(a.shape[0]):
+            if a.shape[-1] == 0:
+                continue
+            try:
+                out[b] = np.linalg.inv(a[b])
+            except np.linalg.LinAlgError:
+                out[b] = 0.0
+        return out
+
+    def det(self, a):
+        a = np.asarray(a, dtype=float)
+        if a.shape[-1] == 0:
+            return np.ones(a.shape[0])
+        return np.linalg.det(a)
+
+    def pos_def(self, a) -> Truth:
+        """Symmetric with positive eigenvalues (``Matrix.PosDef`` over ℝ)."""
+        a = np.asarray(a, dtype=float)
+        if a.shape[-1] == 0:
+            return self.truth(True)
+        transposed = np.swapaxes(a, -1, -2)
+        scale = np.maximum(1.0, np.abs(a).reshape(a.shape[0], -1).max(axis=1))
+        asymmetry = np.abs(a - transposed).reshape(a.shape[0], -1).max(axis=1) / scale
+        smallest = np.linalg.eigvalsh((a + transposed) / 2)[:, 0] / scale
+        exact = (asymmetry == 0) & (smallest > 0)
+        # within tolerance: symmetric and no eigenvalue below −tolerance (relative to ‖A‖)
+        err = np.maximum(asymmetry, np.maximum(-smallest, 0.0))
+        return Truth(err <= self.tolerance, exact, err)
 
     def eye(self, n):
         return self.batched(np.eye(self._uniform(n)))
@@ -451,10 +537,18 @@ class NumpyRuntime:
         return np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
 
     def eq(self, a, b) -> Truth:
+        """Equality within tolerance. Arrays (vectors, matrices) are compared norm-wise: each
+        entry's deviation relative to the largest entry of the pair, so that rounding of a
+        large matrix is not read as an error in its small entries."""
         a, b = self._align(a, b)
         with np.errstate(all="ignore"):
             diff = np.abs(a - b)
-            err = np.where(a == b, 0.0, diff / self._scale(a, b))
+            scale = self._scale(a, b)
+            if scale.ndim > 1:
+                flat = scale.reshape(self.batch, -1)
+                top = flat.max(axis=1) if flat.shape[1] else np.ones(self.batch)
+                scale = top.reshape((self.batch,) + (1,) * (scale.ndim - 1))
+            err = np.where(a == b, 0.0, diff / scale)
         err = np.where(np.isnan(err), np.inf, err)
         if err.ndim > 1:
             flat = err.reshape(self.batch, -1)
@@ -610,29 +704,24 @@ class MpRuntime(NumpyRuntime):
     def number(self, text: str):
         return self.context.mpf(text)
 
-    def exp(self, x):
-        return self._map(self.context.exp, x)
+    def _mp_unary(name):  # noqa: N805 - table helper
+        def method(self, x):
+            return self._map(getattr(self.context, name), x)
 
-    def sin(self, x):
-        return self._map(self.context.sin, x)
+        method.__name__ = name
+        return method
 
-    def cos(self, x):
-        return self._map(self.context.cos, x)
-
-    def tan(self, x):
-        return self._map(self.context.tan, x)
-
-    def tanh(self, x):
-        return self._map(self.context.tanh, x)
-
-    def sinh(self, x):
-        return self._map(self.context.sinh, x)
-
-    def cosh(self, x):
-        return self._map(self.context.cosh, x)
-
-    def arctan(self, x):
-        return self._map(self.context.atan, x)
+    exp = _mp_unary("exp")
+    sin = _mp_unary("sin")
+    cos = _mp_unary("cos")
+    tan = _mp_unary("tan")
+    tanh = _mp_unary("tanh")
+    sinh = _mp_unary("sinh")
+    cosh = _mp_unary("cosh")
+    arctan = _mp_unary("atan")
+    log_pos = _mp_unary("log")
+    sqrt_pos = _mp_unary("sqrt")
+    del _mp_unary
 
     def abs(self, x):
         return self._map(lambda v: abs(v) if not isinstance(v, (int, np.integer)) else abs(int(v)),
@@ -646,12 +735,6 @@ class MpRuntime(NumpyRuntime):
 
     def conj(self, x):
         return self._map(lambda v: self.context.conj(v), x)
-
-    def log_pos(self, x):
-        return self._map(self.context.log, x)
-
-    def sqrt_pos(self, x):
-        return self._map(self.context.sqrt, x)
 
     def log(self, x):
         ctx = self.context
@@ -726,6 +809,35 @@ class MpRuntime(NumpyRuntime):
             return self._neutral(body, start, initial)
         return acc
 
+    def integral(self, body: Callable, lo, hi):
+        """The integral by mpmath's tanh-sinh quadrature at the runtime's precision (a
+        half-line is first mapped to ℝ by ``s = a + eˣ``)."""
+        ctx = self.context
+        a = self.batched(np.asarray(lo, dtype=object)).reshape(-1)[0]
+        b = self.batched(np.asarray(hi, dtype=object)).reshape(-1)[0]
+        finite_a, finite_b = a not in (np.inf, -np.inf), b not in (np.inf, -np.inf)
+
+        def value(s):
+            return self.batched(np.asarray(body(np.array([s], dtype=object)),
+                                           dtype=object)).reshape(-1)[0]
+
+        if finite_a and not finite_b:
+            a = ctx.mpf(a)
+            result, error = ctx.quad(lambda x: value(a + ctx.exp(x)) * ctx.exp(x),
+                                     [-ctx.inf, 0, ctx.inf], error=True)
+        elif finite_b and not finite_a:
+            b = ctx.mpf(b)
+            result, error = ctx.quad(lambda x: value(b - ctx.exp(x)) * ctx.exp(x),
+                                     [-ctx.inf, 0, ctx.inf], error=True)
+        else:
+            lo_mp = ctx.mpf(a) if finite_a else -ctx.inf
+            hi_mp = ctx.mpf(b) if finite_b else ctx.inf
+            result, error = ctx.quad(value, [lo_mp, hi_mp], error=True)
+        # a quadrature that does not meet the comparison tolerance decides nothing
+        if not ctx.isfinite(result) or error > self.tolerance * max(1, abs(result)):
+            self.invalid[:] = True
+        return np.array([result], dtype=object)
+
     def mat_pow(self, a, k):
         a = np.asarray(a, dtype=object)
         k = int(np.asarray(k).reshape(-1)[0])
@@ -734,6 +846,49 @@ class MpRuntime(NumpyRuntime):
         for _ in range(k):
             result = np.matmul(result, a)
         return result
+
+    def mat_inv(self, a):
+        """``Matrix.inv`` at the runtime's precision (zero where singular)."""
+        ctx = self.context
+        a = np.asarray(a, dtype=object)
+        out = np.empty_like(a)
+        for b in range(a.shape[0]):
+            size = a.shape[-1]
+            matrix = ctx.matrix([[a[b, i, j] for j in range(size)] for i in range(size)])
+            if size and ctx.det(matrix) != 0:
+                inverse = ctx.inverse(matrix)
+                for i in range(size):
+                    for j in range(size):
+                        out[b, i, j] = inverse[i, j]
+            else:
+                out[b] = ctx.mpf(0)
+        return out
+
+    def _mp_matrix(self, a, b: int):
+        size = a.shape[-1]
+        return self.context.matrix([[a[b, i, j] for j in range(size)] for i in range(size)])
+
+    def det(self, a):
+        a = np.asarray(a, dtype=object)
+        if a.shape[-1] == 0:
+            return np.array([self.context.mpf(1)], dtype=object)
+        return np.array([self.context.det(self._mp_matrix(a, 0))], dtype=object)
+
+    def pos_def(self, a) -> Truth:
+        a = np.asarray(a, dtype=object)
+        size = a.shape[-1]
+        if size == 0:
+            return self.truth(True)
+        ctx = self.context
+        matrix = self._mp_matrix(a, 0)
+        scale = max([ctx.mpf(1)] + [abs(matrix[i, j]) for i in range(size) for j in range(size)])
+        asymmetry = max(abs(matrix[i, j] - matrix[j, i]) for i in range(size)
+                        for j in range(size)) / scale
+        symmetric_part = (matrix + matrix.T) / 2
+        smallest = min(ctx.eigsy(symmetric_part, eigvals_only=True)) / scale
+        exact = bool(asymmetry == 0 and smallest > 0)
+        err = float(max(asymmetry, max(-smallest, 0)))
+        return Truth(np.array([err <= self.tolerance]), np.array([exact]), np.array([err]))
 
     def eye(self, n):
         size = self._uniform(n)
@@ -758,12 +913,12 @@ class MpRuntime(NumpyRuntime):
         flat_b = b.reshape(-1)
         worst = self.context.mpf(0)
         exact = True
+        scale = max([self.context.mpf(1), *(abs(v) for v in flat_a), *(abs(v) for v in flat_b)])
         for x, y in zip(flat_a, flat_b):
             if x == y:
                 continue
             exact = False
-            scale = max(self.context.mpf(1), abs(x), abs(y))
-            worst = max(worst, abs(x - y) / scale)
+            worst = max(worst, abs(x - y) / scale)  # norm-wise, as in NumpyRuntime.eq
         err = np.array([float(worst)])
         return Truth(np.array([worst <= self.tolerance]), np.array([exact]), err)
 

@@ -55,10 +55,31 @@ def _shape_of(ty: Ty, dims: dict[str, str]) -> list[Any]:
             elif size.is_Symbol and str(size) in dims:
                 shape.append({"var": str(size)})
             else:
-                raise ValueError(f"array dimension {size} is not a variable or a number")
+                tree = _size_tree(size, dims)
+                if tree is None:
+                    raise ValueError(f"array dimension {size} is not an expression of dimensions")
+                shape.append({"expr": tree})
         else:
             raise ValueError(f"arrays indexed by {dom} are not drawn")
     return shape
+
+
+def _size_tree(size, dims: dict[str, str]) -> dict | None:
+    """A dimension such as ``I + I`` (``2*I`` in sympy) as a bound tree over dimensions."""
+    if size.is_Integer:
+        return {"const": int(size)}
+    if size.is_Symbol:
+        return {"var": str(size)} if str(size) in dims else None
+    if size.is_Add or size.is_Mul:
+        parts = [_size_tree(arg, dims) for arg in size.args]
+        if any(p is None for p in parts):
+            return None
+        op = "add" if size.is_Add else "mul"
+        out = parts[0]
+        for part in parts[1:]:
+            out = {"op": op, "args": [out, part]}
+        return out
+    return None
 
 
 def _elem_kind(ty: Ty) -> str:
@@ -87,6 +108,8 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
             entry["elem"] = _elem_kind(ty.codomain())
             entry["elem_lo"] = None
             entry["elem_hi"] = None
+            if entry["elem"] == "fin":  # an array of indices, e.g. tokens : Fin T → Fin V
+                entry["elem_size"] = _shape_of(Ty("Fun", (ty.codomain(), ty.codomain())), dims)[0]
         else:
             entry["kind"] = _elem_kind(ty)
             if ty.kind == "Fin":
@@ -133,6 +156,16 @@ def _propagate(entries: dict, order: list[str]) -> None:
     for entry in entries.values():
         if entry["kind"] not in ("nat", "int", "fin"):
             continue
+        size = entry.get("size", {})
+        if entry["kind"] == "fin" and "var" in size and size["var"] in entries:
+            # a + o ≤ i < n for i : Fin n  ⇒  a ≤ n - 1 - o
+            for lo in entry["lo"]:
+                a = lo.get("var")
+                if a in entries and entries[a]["kind"] in ("nat", "int") and a != size["var"]:
+                    bound = {"var": size["var"], "offset": -1 - lo["offset"] - int(lo["strict"]),
+                             "strict": False}
+                    if bound not in entries[a]["hi"]:
+                        entries[a]["hi"].append(bound)
         for lo in entry["lo"]:
             for hi in entry["hi"]:
                 if "var" not in lo or "var" not in hi or lo["var"] == hi["var"]:
@@ -593,7 +626,10 @@ def _size(spec: dict, values: dict, settings: dict) -> int:
         return settings["nat_domain"]
     if "const" in spec:
         return spec["const"]
-    return int(values[spec["var"]])
+    value = evaluate_tree(spec["expr"], values) if "expr" in spec else values[spec["var"]]
+    value = np.asarray(value)
+    # sizes are dimensions: one value per batch (the sweep draws them once per batch)
+    return int(value.reshape(-1)[0]) if value.ndim else int(value)
 
 
 _RELS = {"lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
@@ -625,6 +661,28 @@ def _apply_set_where(arr: np.ndarray, rules: list[dict], values: dict[str, Any],
         source = np.asarray(values[value["copy"]]) if isinstance(value, dict) else value
         out = np.where(mask, source, out)
     return out
+
+
+#: Magnitudes below this are drawn as 0 (or as ±TINY where 0 is excluded): under it float64
+#: products underflow, and a check would say more about float64 than about the statement.
+TINY = 1e-30
+
+
+def _reals(lo: float, hi: float, exclude_min: bool, exclude_max: bool) -> st.SearchStrategy:
+    """Finite floats in ``[lo, hi]`` (ends excluded as asked), tiny magnitudes tamed."""
+
+    def tame(value: float) -> float:
+        if value == 0 or abs(value) >= TINY:
+            return value
+        zero_ok = (lo < 0 or (lo == 0 and not exclude_min)) and (hi > 0 or (hi == 0 and not
+                                                                           exclude_max))
+        if zero_ok:
+            return 0.0
+        candidate = TINY if value > 0 else -TINY
+        return candidate if lo <= candidate <= hi else value
+
+    return st.floats(lo, hi, exclude_min=exclude_min, exclude_max=exclude_max, allow_nan=False,
+                     allow_infinity=False, allow_subnormal=False).map(tame)
 
 
 @st.composite
@@ -659,11 +717,10 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
         lo, hi, xlo, xhi = _real_range(entry, values, settings["real_bound"])
         if lo > hi or (lo == hi and (xlo or xhi)):
             return st.nothing()
-        return st.floats(lo, hi, exclude_min=xlo, exclude_max=xhi, allow_nan=False,
-                         allow_infinity=False, allow_subnormal=False)
+        return _reals(lo, hi, xlo, xhi)
     if kind == "complex":
         bound = settings["real_bound"]
-        part = st.floats(-bound, bound, allow_nan=False, allow_subnormal=False)
+        part = _reals(-bound, bound, False, False)
         return st.builds(complex, part, part)
     if kind == "bool":
         return st.booleans()
@@ -671,7 +728,7 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
         shape = tuple(_size(s, values, settings) for s in entry["shape"])
         elements = _element_strategy(entry, settings, values)
         dtype = {"real": float, "complex": complex, "nat": np.int64, "int": np.int64,
-                 "bool": bool}[entry["elem"]]
+                 "fin": np.int64, "bool": bool}[entry["elem"]]
         arr = hnp.arrays(dtype, shape, elements=elements)
         rules = entry.get("set_where", [])
         return arr.map(lambda a: _apply_set_where(a, rules, values))
@@ -681,9 +738,11 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
 def _element_range(entry: dict, settings: dict, values: dict) -> tuple[Any, Any, bool, bool]:
     """``(lo, hi, lo_strict, hi_strict)`` of an array's elements (bounds may be drawn values)."""
     elem = entry["elem"]
-    integral = elem in ("nat", "int")
+    integral = elem in ("nat", "int", "fin")
     bound = settings["real_bound"]
-    if elem == "nat":
+    if elem == "fin":
+        lo, hi = 0, _size(entry["elem_size"], values, settings) - 1
+    elif elem == "nat":
         lo, hi = 0, settings["nat_max"]
     elif elem == "int":
         lo, hi = -settings["int_max"], settings["int_max"]
@@ -715,19 +774,18 @@ def _element_strategy(entry: dict, settings: dict, values: dict) -> st.SearchStr
         return st.just(entry["fill"])
     bound = settings["real_bound"]
     if elem == "complex":
-        part = st.floats(-bound, bound, allow_nan=False, allow_subnormal=False)
+        part = _reals(-bound, bound, False, False)
         return st.builds(complex, part, part)
     if elem == "bool":
         return st.booleans()
     lo, hi, xlo, xhi = _element_range(entry, settings, values)
-    if elem in ("nat", "int"):
+    if elem in ("nat", "int", "fin"):
         lo, hi = int(lo), int(hi)
         return st.integers(lo, hi) if lo <= hi else st.nothing()
     lo, hi = float(lo), float(hi)
     if lo > hi or (lo == hi and (xlo or xhi)):
         return st.nothing()
-    return st.floats(lo, hi, exclude_min=xlo, exclude_max=xhi, allow_nan=False,
-                     allow_infinity=False, allow_subnormal=False)
+    return _reals(lo, hi, xlo, xhi)
 
 
 def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> dict[str, Any]:
@@ -785,7 +843,9 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
                 hi_arr = np.minimum(hi_arr, _bound_value(b, values))
             valid &= lo_arr <= hi_arr
             values[name] = _special_mix(rng, lo_arr + rng.random(batch) * (hi_arr - lo_arr),
-                                        lo_arr, hi_arr)
+                                        lo_arr, hi_arr,
+                                        any(b["strict"] for b in entry["lo"]),
+                                        any(b["strict"] for b in entry["hi"]))
             continue
         if kind == "complex":
             bound = settings["real_bound"]
@@ -806,13 +866,20 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
     return values
 
 
-def _special_mix(rng, x, lo, hi):
-    """Mix in 0, ±1 and the bounds now and then: the values junk cases live at."""
+def _special_mix(rng, x, lo, hi, lo_strict: bool = False, hi_strict: bool = False):
+    """Mix in 0, ±1 and the bounds now and then: the values junk cases live at (never a
+    bound the constraints exclude)."""
     pick = rng.random(x.shape)
     special = np.choose(rng.integers(0, 4, x.shape), [np.zeros_like(x), np.ones_like(x),
                                                       -np.ones_like(x), lo])
-    inside = (special >= lo) & (special <= hi)
-    return np.where((pick < 0.1) & inside, special, x)
+    above = special > lo if lo_strict else special >= lo
+    below = special < hi if hi_strict else special <= hi
+    out = np.where((pick < 0.1) & above & below, special, x)
+    if lo_strict:
+        out = np.where(out <= lo, np.nextafter(lo, np.inf), out)
+    if hi_strict:
+        out = np.where(out >= hi, np.nextafter(hi, -np.inf), out)
+    return out
 
 
 def _sample_elements(entry: dict, rng, shape: tuple, settings: dict, values: dict) -> np.ndarray:
@@ -824,16 +891,16 @@ def _sample_elements(entry: dict, rng, shape: tuple, settings: dict, values: dic
         return rng.uniform(-bound, bound, shape) + 1j * rng.uniform(-bound, bound, shape)
     if elem == "bool":
         return rng.random(shape) < 0.5
-    lo, hi, _, _ = _element_range(entry, settings, values)
+    lo, hi, lo_strict, hi_strict = _element_range(entry, settings, values)
     per_draw = (-1,) + (1,) * (len(shape) - 1)
     lo = np.broadcast_to(np.reshape(np.asarray(lo, dtype=float), per_draw) if np.ndim(lo)
                          else np.asarray(lo, dtype=float), shape)
     hi = np.broadcast_to(np.reshape(np.asarray(hi, dtype=float), per_draw) if np.ndim(hi)
                          else np.asarray(hi, dtype=float), shape)
-    if elem in ("nat", "int"):
+    if elem in ("nat", "int", "fin"):
         span = np.maximum(hi - lo + 1, 1)
         return (lo + np.floor(rng.random(shape) * span)).astype(np.int64)
-    return _special_mix(rng, lo + rng.random(shape) * (hi - lo), lo, hi)
+    return _special_mix(rng, lo + rng.random(shape) * (hi - lo), lo, hi, lo_strict, hi_strict)
 
 
 __all__ = ["PlanSettings", "examples", "plan_statement", "sample_batch"]

@@ -311,9 +311,12 @@ class Translator:
         declarations: dict[str, Declaration],
         bound: Iterable[str] = (),
         unfold_bound: bool = False,
+        table: dict | None = None,
     ) -> None:
         self.declarations = declarations
         self.bound = set(bound)
+        #: The binding table the bound names come from (read by the pipeline for domains).
+        self.table = table if table is not None else {}
         self.unfold_bound = unfold_bound
         self.used_bound: set[str] = set()
         self._depth = 0
@@ -388,6 +391,7 @@ class Translator:
         while isinstance(rest, T.Pi):
             for binder in rest.binders:
                 if _is_prop_type(binder.type):
+                    args.append(T.Hole())
                     continue
                 ty = self.type_of(binder.type, env)
                 name = binder.name if binder.name != "_" else f"arg{len(args)}"
@@ -703,11 +707,25 @@ class Translator:
     def _apply_def(
         self, decl: Declaration, args: list[tuple[T.Term, Env]], expected: Ty | None
     ) -> Value:
+        named = [(a, e) for a, e in args if _is_named(a)]
+        args = [(a, e) for a, e in args if not _is_named(a)]
         params = self._explicit_params(decl)
         if len(args) < len(params):
-            return Value(fn=DefFn(decl, tuple(args)))
+            return Value(fn=DefFn(decl, tuple(named + args)))
         def_env = Env()
         implicit = {b.name for b in decl.binders if b.info != "default"}
+        for (arg, arg_env) in named:
+            name, value_t = arg.args[0].value, arg.args[1]
+            binder = next((b for b in decl.binders if b.name == name), None)
+            if binder is None:
+                raise Untranslatable(f"named argument ({name} := …)",
+                                     f"{decl.name} has no parameter {name}")
+            if binder.info == "default":
+                raise Untranslatable(f"named argument ({name} := …) for an explicit parameter")
+            bty = self._try_type(binder.type, def_env)
+            if bty is not None and bty.kind in ("Sort",):
+                raise Untranslatable(f"named type argument ({name} := …)")
+            def_env[name] = self.elab(value_t, arg_env, bty or NAT)
         values: list[Value] = []
         for binder, (arg, arg_env) in zip(params, args[: len(params)]):
             pty = None
@@ -720,7 +738,8 @@ class Translator:
             value = self.elab(arg, arg_env, pty)
             if pty is None and binder.type is not None:
                 if value.is_fn and value.ty is None:
-                    value = Value(fn=value.fn, ty=self._infer_fn_type(value))
+                    value = Value(fn=value.fn,
+                                  ty=self._infer_fn_type(value, binder.type, def_env))
                 self._unify(binder.type, value.ty, def_env, implicit)
                 pty = self._try_type(binder.type, def_env)
             if pty is not None and not value.is_fn:
@@ -729,10 +748,29 @@ class Translator:
                 value = Value(fn=value.fn, ty=pty)
             values.append(value)
             def_env[binder.name] = value
+        # a lambda met before the dimensions it ranges over were solved takes its type now
+        for index, (binder, value) in enumerate(zip(params, values)):
+            if value.is_fn and value.ty is None and binder.type is not None:
+                late = self._try_type(binder.type, def_env)
+                if late is not None:
+                    values[index] = def_env[binder.name] = Value(fn=value.fn, ty=late)
         extra = args[len(params):]
         result_ty = self._try_type(decl.type, def_env) if decl.type is not None else None
-        if decl.name in self.bound and not self.unfold_bound:
+        post = _post_colon_params(decl.type)
+        if decl.name in self.bound and not self.unfold_bound and len(extra) >= len(post):
+            # explicit parameters after the colon are the implementation's too (proofs are not)
             self.used_bound.add(decl.name)
+            for binder, (arg, arg_env) in zip(post, extra[: len(post)]):
+                if _is_prop_type(binder.type):
+                    continue
+                pty = self._try_type(binder.type, def_env)
+                value = self.elab(arg, arg_env, pty)
+                if pty is not None and not value.is_fn:
+                    value = self._coerce(value, pty)
+                values.append(value)
+                def_env[binder.name] = value
+            extra = extra[len(post):]
+            result_ty = self._try_type(_drop_pis(decl.type, len(post)), def_env)
             exprs = [self._tabulated(v, v.ty) if v.is_fn else v.expr for v in values]
             dims = self._dims_of(decl, def_env)
             call = V.BoundCall(sp.Symbol(decl.name), sp.Tuple(*dims), *exprs)
@@ -753,13 +791,28 @@ class Translator:
             return self._recursion(decl, def_env, extra, expected)
         raise Unbound(decl.name)
 
-    def _infer_fn_type(self, value: Value) -> Ty | None:
-        """The type of a lambda whose binders are all typed (its body elaborated once)."""
+    def _infer_fn_type(self, value: Value, hint: T.Term | None = None,
+                       hint_env: Env | None = None) -> Ty | None:
+        """The type of a lambda (its body elaborated once). Untyped binders take their types
+        from ``hint``, the parameter type it is passed for, where that is already solved."""
         fnv = value.fn
-        if not isinstance(fnv, Closure) or not all(_is_type_term(b.type) for b in fnv.binders):
+        if not isinstance(fnv, Closure):
             return None
+        hinted: list[Ty | None] = []
+        pattern = hint
+        while isinstance(pattern, T.Pi) and len(hinted) < len(fnv.binders):
+            for binder in pattern.binders:
+                hinted.append(self._try_type(binder.type, hint_env or Env()))
+            pattern = pattern.body
         try:
-            doms = [self.type_of(b.type, fnv.env) for b in fnv.binders]
+            doms = []
+            for index, b in enumerate(fnv.binders):
+                if _is_type_term(b.type):
+                    doms.append(self.type_of(b.type, fnv.env))
+                elif index < len(hinted) and hinted[index] is not None:
+                    doms.append(hinted[index])
+                else:
+                    return None
             dummies = [(_SymTerm(_fresh(b.name, d), d), Env()) for b, d in zip(fnv.binders, doms)]
             body = self.apply(value, dummies, None)
         except Untranslatable:
@@ -1025,6 +1078,8 @@ class Translator:
             (arg,) = args
             inner = self._arith(arg, env, ty)
             if kind == "inv":
+                if ty.kind == "Matrix":
+                    return Value(V.LMatInv(self._as_matrix(inner)), ty)
                 if ty.kind in ("Real", "Rat", "Complex"):
                     return Value(V.LeanDiv(sp.Integer(1), inner.expr), ty)
                 raise Untranslatable(f"⁻¹ on {ty}")
@@ -1171,8 +1226,8 @@ class Translator:
             raise Untranslatable("a non-proposition in a proposition position", str(value.expr))
         if value.is_fn:
             raise Untranslatable("a predicate used as a proposition")
-        if not isinstance(value.expr, sp.logic.boolalg.Boolean):
-            return V.Holds(value.expr)
+        if not _is_logical(value.expr):
+            return V.Holds(value.expr)  # a Bool/Prop variable or array entry read as data
         return value.expr
 
     def _pi_prop(self, term: T.Pi, env: Env) -> sp.Basic:
@@ -1386,7 +1441,7 @@ class Translator:
                 def both(x, pred=pred, cond=cond):
                     applied = self.apply(pred, [(_SymTerm(x), Env())], PROP)
                     c = applied.expr
-                    if not isinstance(c, sp.logic.boolalg.Boolean):
+                    if not _is_logical(c):
                         c = V.Holds(c)
                     return c if cond is None else sp.And(cond(x), c)
 
@@ -1526,6 +1581,71 @@ class Translator:
         return self.apply(self.elab(f_t, env, None), [(inner, env), *[(a, env) for a in args[3:]]],
                           expected)
 
+    def _special_MeasureTheory_integral(self, args, env, expected) -> Value:
+        """``∫ s in I, f s`` over an interval ``I`` of ℝ (or ``∫ s, f s`` over ℝ)."""
+        if len(args) != 2 or not isinstance(args[1], T.Lam) or len(args[1].binders) != 1:
+            raise Untranslatable("an integral that is not `∫ s in I, f s`")
+        lo, hi = self._interval(args[0], env)
+        binder = args[1].binders[0]
+        var = _fresh(binder.name, REAL)
+        body = self.elab(args[1].body, env.extend(**{binder.name: Value(var, REAL)}), REAL)
+        if body.is_fn or body.ty is None or body.ty.kind not in ("Real", "Rat", "Nat", "Int"):
+            raise Untranslatable("an integral of a non-real function")
+        return Value(V.LeanIntegral(sp.Lambda(var, body.expr), lo, hi), REAL)
+
+    def _interval(self, measure: T.Term, env: Env) -> tuple[sp.Basic, sp.Basic]:
+        """The bounds of ``volume`` or ``volume.restrict (Set.Ixx a b)``."""
+        if isinstance(measure, T.Const) and measure.name in (
+            "MeasureTheory.MeasureSpace.volume", "MeasureTheory.volume"
+        ):
+            return -sp.oo, sp.oo
+        if (isinstance(measure, T.App) and isinstance(measure.fn, T.Const)
+                and measure.fn.name == "MeasureTheory.Measure.restrict" and len(measure.args) == 2
+                and isinstance(measure.args[1], T.App)
+                and isinstance(measure.args[1].fn, T.Const)):
+            name = measure.args[1].fn.name
+            bounds = [self._scalar(a, env, REAL) for a in measure.args[1].args]
+            table = {
+                "Set.Ioi": lambda a: (a, sp.oo), "Set.Ici": lambda a: (a, sp.oo),
+                "Set.Iio": lambda b: (-sp.oo, b), "Set.Iic": lambda b: (-sp.oo, b),
+                "Set.Ioo": lambda a, b: (a, b), "Set.Icc": lambda a, b: (a, b),
+                "Set.Ioc": lambda a, b: (a, b), "Set.Ico": lambda a, b: (a, b),
+            }
+            if name in table:
+                try:
+                    return table[name](*bounds)
+                except TypeError:
+                    pass
+        raise Untranslatable("an integral over a measure other than volume on an interval of ℝ")
+
+    def _matrix_arg(self, term: T.Term, env: Env) -> tuple[sp.Basic, Ty]:
+        value = self.elab(term, env, None)
+        if value.ty is None or not value.ty.is_array:
+            raise Untranslatable("a matrix property of a value that is not a matrix")
+        return self._as_matrix(value), _matrix_ty(value.ty)
+
+    def _special_Matrix_PosDef(self, args, env, expected) -> Value:
+        if len(args) != 1:
+            raise Untranslatable("Matrix.PosDef with other than one argument")
+        matrix, _ = self._matrix_arg(args[0], env)
+        return Value(V.PosDef(matrix), PROP)
+
+    def _special_Matrix_det(self, args, env, expected) -> Value:
+        matrix, ty = self._matrix_arg(args[0], env)
+        return self.apply(Value(V.LMatDet(matrix), ty.args[2]), [(a, env) for a in args[1:]],
+                          expected)
+
+    def _special_IsUnit(self, args, env, expected) -> Value:
+        """``IsUnit A`` for a square matrix over a field is ``det A ≠ 0``; for a number, ``≠ 0``."""
+        if len(args) != 1:
+            raise Untranslatable("IsUnit with other than one argument")
+        value = self.elab(args[0], env, None)
+        if value.ty is not None and value.ty.is_array:
+            return Value(sp.Ne(V.LMatDet(self._as_matrix(value)), 0), PROP)
+        if value.ty is not None and value.ty.kind in ("Real", "Rat", "Complex"):
+            return Value(sp.Ne(value.expr, 0), PROP)
+        raise Untranslatable(f"IsUnit in {value.ty}")
+
     def _special_Fin_append(self, args, env, expected) -> Value:
         if len(args) < 2:
             raise Untranslatable("Fin.append with fewer than 2 arguments")
@@ -1648,6 +1768,30 @@ def _mentions_unsolved(term: T.Term, implicit: set[str], env: Env) -> bool:
         isinstance(node, T.Var) and node.name in implicit and node.name not in env
         for node in T.walk(term)
     )
+
+
+def _is_logical(expr: sp.Basic) -> bool:
+    """A sympy proposition (not a symbol or array entry that merely holds a truth value)."""
+    return isinstance(expr, (sp.logic.boolalg.BooleanFunction, sp.core.relational.Relational,
+                             sp.logic.boolalg.BooleanAtom))
+
+
+def _is_named(term: T.Term) -> bool:
+    return (isinstance(term, T.App) and isinstance(term.fn, T.Const)
+            and term.fn.name == T.NAMED_ARGUMENT and len(term.args) == 2)
+
+
+def _post_colon_params(term: T.Term | None) -> list[T.Binder]:
+    """The named parameters a definition's type introduces after the colon (``(t : ℕ) → t ≤ T
+    → …``), in order. Anonymous arrows (``ℕ → ℝ``) are not parameters of the signature."""
+    out: list[T.Binder] = []
+    while isinstance(term, T.Pi):
+        for binder in term.binders:
+            if binder.name == "_" and not _is_prop_type(binder.type):
+                return out
+            out.append(binder)
+        term = term.body
+    return out
 
 
 def _drop_pis(term: T.Term, count: int) -> T.Term:

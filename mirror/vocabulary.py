@@ -205,10 +205,11 @@ class LMatSum(_FinOp):
         return None
 
 
-class FinAll(BooleanFunction):
-    """``∀ j ∈ [lo, hi), body j`` (``body`` a boolean ``Lambda``)."""
+class _FinQuantifier(BooleanFunction):
+    """Base of ``∀``/``∃`` over ``[lo, hi)`` of a boolean one-argument ``Lambda``."""
 
     nargs = 3
+    _combine = None
 
     @classmethod
     def eval(cls, body, lo, hi):
@@ -217,24 +218,20 @@ class FinAll(BooleanFunction):
         ):
             if int(hi) - int(lo) > EXPAND_LIMIT:
                 return None
-            return sp.And(*[body(sp.Integer(j)) for j in range(int(lo), int(hi))])
+            return cls._combine(*[body(sp.Integer(j)) for j in range(int(lo), int(hi))])
         return None
 
 
-class FinExists(BooleanFunction):
+class FinAll(_FinQuantifier):
+    """``∀ j ∈ [lo, hi), body j``."""
+
+    _combine = sp.And
+
+
+class FinExists(_FinQuantifier):
     """``∃ j ∈ [lo, hi), body j``."""
 
-    nargs = 3
-
-    @classmethod
-    def eval(cls, body, lo, hi):
-        if isinstance(lo, sp.Integer) and isinstance(hi, sp.Integer) and isinstance(
-            body, sp.Lambda
-        ):
-            if int(hi) - int(lo) > EXPAND_LIMIT:
-                return None
-            return sp.Or(*[body(sp.Integer(j)) for j in range(int(lo), int(hi))])
-        return None
+    _combine = sp.Or
 
 
 class PropIte(BooleanFunction):
@@ -327,6 +324,12 @@ class LMatSMul(sp.Function):
     nargs = 2
 
 
+class LMatInv(sp.Function):
+    """``A⁻¹`` as Lean's ``Matrix.inv``: the zero matrix when ``A`` is singular."""
+
+    nargs = 1
+
+
 class LMatPow(sp.Function):
     """``A ^ k`` for ``k : ℕ`` (``A ^ 0 = 1``)."""
 
@@ -375,6 +378,30 @@ class ArrayEq(BooleanFunction):
     nargs = 2
 
 
+class LeanIntegral(sp.Function):
+    """``∫ s in lo..hi, body s`` over an interval of ℝ (``lo``/``hi`` may be ``∓oo``).
+
+    Evaluated numerically. Lean's junk value for a non-integrable function (the Bochner
+    integral is ``0``) is not detected: the translation assumes integrability.
+    """
+
+    nargs = 3
+
+
+class PosDef(BooleanFunction):
+    """``Matrix.PosDef A``: ``A`` is symmetric and ``0 < xᵀ A x`` for every ``x ≠ 0``
+    (evaluated as: symmetric, and every eigenvalue positive — the same statement for real
+    matrices)."""
+
+    nargs = 1
+
+
+class LMatDet(sp.Function):
+    """``Matrix.det A``."""
+
+    nargs = 1
+
+
 class Holds(BooleanFunction):
     """A proposition read from data: a ``Prop``/``Bool``-valued array entry or variable."""
 
@@ -392,7 +419,7 @@ __all__ = [
     for name in (
         "LeanDiv NatDiv IntDiv NatMod NatSub LeanLog LeanSqrt LeanRpow LeanIte FinSum FinProd "
         "LMatSum FinAll FinExists PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
-        "LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
-        "LMatOf ArrayEq Holds"
+        "LMatInv LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
+        "LMatOf ArrayEq Holds LeanIntegral PosDef LMatDet"
     ).split()
 ]

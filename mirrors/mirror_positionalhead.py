@@ -24,6 +24,7 @@ def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
 
 
 PLAN_prop_Mirror__PositionalHead__convHead__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -74,6 +75,7 @@ def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
 
 
 PLAN_prop_Mirror__PositionalHead__posHead__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -124,6 +126,7 @@ def prop_Mirror__PositionalHead__posHead_eq_convHead(rt, *, v_a, v_v, v_i):
 
 
 PLAN_prop_Mirror__PositionalHead__posHead_eq_convHead = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -178,6 +181,7 @@ def prop_Mirror__PositionalHead__pos_head_is_causal_convolution(rt, *, v_a, v_v,
 
 
 PLAN_prop_Mirror__PositionalHead__pos_head_is_causal_convolution = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 0,

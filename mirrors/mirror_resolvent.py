@@ -29,6 +29,7 @@ def prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse(rt, *, v_
 
 
 PLAN_prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse = {   'constructive': ['hA'],
+    'domains': [],
     'hypotheses': ['hA'],
     'settings': {   'dim_max': 4,
                     'dim_min': 0,
@@ -73,6 +74,7 @@ def prop_Mirror__Resolvent__CEQ__V15__chain_path_product(rt, *, v_a, v_b, v_i):
 
 
 PLAN_prop_Mirror__Resolvent__CEQ__V15__chain_path_product = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -125,6 +127,7 @@ def prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum(rt, *, v_d, v_q, v_k, v_u
 
 
 PLAN_prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -208,6 +211,7 @@ def prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes(rt, *, v_a, v_i, v_j, v
 
 
 PLAN_prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes = {   'constructive': ['hp', 'hr'],
+    'domains': [],
     'hypotheses': ['hp', 'hr'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -266,6 +270,7 @@ def prop_Mirror__Resolvent__bedM_gate_exact(rt):
 
 
 PLAN_prop_Mirror__Resolvent__bedM_gate_exact = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -306,6 +311,7 @@ def prop_Mirror__Resolvent__beta_one_row_is_one(
 
 
 PLAN_prop_Mirror__Resolvent__beta_one_row_is_one = {   'constructive': ['hθ'],
+    'domains': [],
     'hypotheses': ['hθ'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -395,6 +401,7 @@ def prop_Mirror__Resolvent__blendMag__conformance(rt, *, v_u, v_g):
 
 
 PLAN_prop_Mirror__Resolvent__blendMag__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -431,6 +438,7 @@ def prop_Mirror__Resolvent__chain__conformance(rt, *, v_a, v_b, v_arg2):
 
 
 PLAN_prop_Mirror__Resolvent__chain__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -485,6 +493,7 @@ def prop_Mirror__Resolvent__constant_phase_gate_is_rope(rt, *, v_omega, v_i, v_j
 
 
 PLAN_prop_Mirror__Resolvent__constant_phase_gate_is_rope = {   'constructive': ['hji'],
+    'domains': [],
     'hypotheses': ['hji'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -528,6 +537,7 @@ def prop_Mirror__Resolvent__corner_linear(rt, *, v_d, v_q, v_k, v_u, v_theta, v_
 
 
 PLAN_prop_Mirror__Resolvent__corner_linear = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -611,6 +621,7 @@ def prop_Mirror__Resolvent__corner_path_product(rt, *, v_d, v_q, v_k, v_u, v_the
 
 
 PLAN_prop_Mirror__Resolvent__corner_path_product = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -701,6 +712,7 @@ def prop_Mirror__Resolvent__corner_softmax(rt, *, v_d, v_q, v_k, v_u, v_theta, v
 
 
 PLAN_prop_Mirror__Resolvent__corner_softmax = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -785,6 +797,7 @@ def prop_Mirror__Resolvent__corners_are_distinct(rt):
 
 
 PLAN_prop_Mirror__Resolvent__corners_are_distinct = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -815,6 +828,7 @@ def prop_Mirror__Resolvent__cumulative_phase_is_separable(rt, *, v_theta, v_i, v
 
 
 PLAN_prop_Mirror__Resolvent__cumulative_phase_is_separable = {   'constructive': ['hji'],
+    'domains': [],
     'hypotheses': ['hji'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -861,6 +875,7 @@ def prop_Mirror__Resolvent__gate__conformance(rt, *, v_m, v_theta):
 
 
 PLAN_prop_Mirror__Resolvent__gate__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -911,6 +926,7 @@ def prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention(
 
 
 PLAN_prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1010,6 +1026,7 @@ def prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one(
 
 
 PLAN_prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1100,6 +1117,7 @@ def prop_Mirror__Resolvent__head__conformance(
 
 
 PLAN_prop_Mirror__Resolvent__head__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1203,6 +1221,7 @@ def prop_Mirror__Resolvent__negative_draw_is_on_the_band(rt, *, v_a):
 
 
 PLAN_prop_Mirror__Resolvent__negative_draw_is_on_the_band = {   'constructive': ['ha'],
+    'domains': [],
     'hypotheses': ['ha'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1235,6 +1254,7 @@ def prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate(rt, *, v_C, v_
 
 
 PLAN_prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 0,
@@ -1281,6 +1301,7 @@ def prop_Mirror__Resolvent__pathProd__conformance(rt, *, v_a, v_i, v_j):
 
 
 PLAN_prop_Mirror__Resolvent__pathProd__conformance = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1330,6 +1351,7 @@ def prop_Mirror__Resolvent__pathProd_abs(rt, *, v_m, v_theta, v_i, v_j):
 
 
 PLAN_prop_Mirror__Resolvent__pathProd_abs = {   'constructive': ['hm'],
+    'domains': [],
     'hypotheses': ['hm'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1392,6 +1414,7 @@ def prop_Mirror__Resolvent__pathProd_eq_zero_iff(rt, *, v_m, v_theta, v_i, v_j):
 
 
 PLAN_prop_Mirror__Resolvent__pathProd_eq_zero_iff = {   'constructive': ['hm', 'hji'],
+    'domains': [],
     'hypotheses': ['hm', 'hji'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1456,6 +1479,7 @@ def prop_Mirror__Resolvent__prefix_logit_mask_restated(rt, *, v_m, v_theta, v_i,
 
 
 PLAN_prop_Mirror__Resolvent__prefix_logit_mask_restated = {   'constructive': ['hm', 'hji'],
+    'domains': [],
     'hypotheses': ['hm', 'hji'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1513,6 +1537,7 @@ def prop_Mirror__Resolvent__softmax_row_sum_one(rt, *, v_d, v_q, v_k, v_u, v_the
 
 
 PLAN_prop_Mirror__Resolvent__softmax_row_sum_one = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -1606,6 +1631,7 @@ def prop_Mirror__Resolvent__three_corners_containment(
 
 
 PLAN_prop_Mirror__Resolvent__three_corners_containment = {   'constructive': [],
+    'domains': [],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,

@@ -50,6 +50,20 @@ noncomputable def accretiveParam {d q : ℕ} (L : Fin d → Fin q → ℝ) (δ :
     (U : Matrix (Fin d) (Fin d) ℝ) : Matrix (Fin d) (Fin d) ℝ :=
   Matrix.of fun i j => symPart L δ i j + skewPart U i j
 
+/-- The resolvent mixture the layer evaluates for shifts `lam` and weights `w`:
+`(sin (π r) / π) • ∑ j, (w j * lam j ^ (r - 1)) • ((lam j • 1 + A)⁻¹ * A)`, the quadrature of
+the Balakrishnan integral applied to the matrix `A` (`⁻¹` is `Matrix.inv`, `0` when singular). -/
+noncomputable def resolventMixture {d m : ℕ} (A : Matrix (Fin d) (Fin d) ℝ) (r : ℝ)
+    (lam w : Fin m → ℝ) : Matrix (Fin d) (Fin d) ℝ :=
+  (Real.sin (Real.pi * r) / Real.pi) •
+    ∑ j, (w j * lam j ^ (r - 1)) • ((lam j • (1 : Matrix (Fin d) (Fin d) ℝ) + A)⁻¹ * A)
+
+/-- The layer's operator: the resolvent mixture of the accretive parameterisation
+`A = S + K` built from `L`, `δ` and `U` (what `fractional_apply` evaluates). -/
+noncomputable def accretiveLayer {d q m : ℕ} (L : Fin d → Fin q → ℝ) (δ : ℝ)
+    (U : Matrix (Fin d) (Fin d) ℝ) (r : ℝ) (lam w : Fin m → ℝ) : Matrix (Fin d) (Fin d) ℝ :=
+  resolventMixture (accretiveParam L δ U) r lam w
+
 /-- The scalar resolvent-mixture (Balakrishnan) formula: for `0 < r < 1` and `t > 0`,
 `t ^ r = sin (π r) / π * ∫ s in (0, ∞), s ^ (r - 1) * t / (s + t)`.
 Proof: sorry (not yet checked). -/
@@ -116,6 +130,21 @@ Proof: sorry (not yet checked). -/
 theorem accretiveParam_shift_isUnit {d q : ℕ} (L : Fin d → Fin q → ℝ) (δ : ℝ) (hδ : 0 < δ)
     (U : Matrix (Fin d) (Fin d) ℝ) (l : ℝ) (hl : 0 ≤ l) :
     IsUnit (l • (1 : Matrix (Fin d) (Fin d) ℝ) + accretiveParam L δ U) := by
+  sorry
+
+/-- The layer commutes with its operator: every term of the mixture is a rational function of
+`A = S + K`, so `M A = A M`. Proof: sorry (not yet checked). -/
+theorem accretiveLayer_comm {d q m : ℕ} (L : Fin d → Fin q → ℝ) (δ : ℝ)
+    (U : Matrix (Fin d) (Fin d) ℝ) (r : ℝ) (lam w : Fin m → ℝ) :
+    accretiveLayer L δ U r lam w * accretiveParam L δ U =
+      accretiveParam L δ U * accretiveLayer L δ U r lam w := by
+  sorry
+
+/-- On the symmetric part `S = L Lᵀ + δ I` the mixture is symmetric (the eigh baseline's
+setting). Proof: sorry (not yet checked). -/
+theorem resolventMixture_symPart_symm {d q m : ℕ} (L : Fin d → Fin q → ℝ) (δ r : ℝ)
+    (lam w : Fin m → ℝ) :
+    (resolventMixture (symPart L δ) r lam w)ᵀ = resolventMixture (symPart L δ) r lam w := by
   sorry
 
 end Mirror.FractionalPower

@@ -181,7 +181,8 @@ def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
     sync_files(render_modules(mirrors), out)  # what `leanmirror generate` writes
     before = {p.name: p.read_text() for p in out.iterdir()}
     # edit one statement: rename one mirrored theorem in its Lean source
-    target = next(m for m in mirrors if m.status == "ready" and m.declaration.range is not None)
+    target = next(m for m in mirrors if m.status == "ready" and m.role == "theorem"
+                  and m.declaration.range is not None)
     lean_file = project / target.declaration.range.file
     if not lean_file.exists():
         lean_file = project / "lean" / target.declaration.range.file
