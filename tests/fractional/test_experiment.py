@@ -91,3 +91,20 @@ def test_torch_accretive_mixer_computes_the_fractional_power() -> None:
     low, high = mixer.bounds
     s = np.linalg.eigvalsh((A + A.T) / 2)
     assert low <= s[0] and high >= s[-1]
+
+
+@pytest.mark.slow
+def test_the_full_digits_experiment_runs_end_to_end(tmp_path) -> None:
+    """The spec's comparison on digits with the default budget (3 seeds × 1500 updates)."""
+    results = run(tmp_path, progress=False)
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["dataset"] == "digits"
+    totals = [entry["total"] for entry in data["parameter_counts"].values()]
+    assert max(totals) - min(totals) <= 0.01 * max(totals)  # matched parameter count
+    for kind in ("linear", "symmetric", "accretive"):
+        summary = data["summary"][kind]
+        assert summary["runs"] == 3
+        assert summary["val_accuracy"]["mean"] > 0.9  # every block learns digits
+        assert 0.0 <= summary["failure_rate"]["mean"] <= 1.0
+    for name in results["plots"]:
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
