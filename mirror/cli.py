@@ -193,7 +193,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _progress_bar(desc: str) -> tuple[Any, Callable[[Any], None]]:
     from tqdm import tqdm
 
-    bar = tqdm(desc=desc, unit="stmt", file=sys.stderr, dynamic_ncols=True)
+    # disable=None: no bar when stderr is not a terminal (CI logs stay readable)
+    bar = tqdm(desc=desc, unit="stmt", file=sys.stderr, dynamic_ncols=True, disable=None)
 
     def advance(result: Any) -> None:
         bar.update(1)
@@ -332,20 +333,30 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
 
     options: dict[str, Any] = {}
     if args.seeds is not None:
-        options["seeds"] = args.seeds
+        options["seeds"] = tuple(range(args.seeds))
     if args.steps is not None:
         options["steps"] = args.steps
     if args.cifar is not None:
         cifar = Path(args.cifar)
-        if not cifar.exists():
+        if not cifar.is_dir():
             raise CommandError(
-                f"--cifar {args.cifar!r} does not exist; pass the directory of the CIFAR-10 "
-                "python batches or leave --cifar out"
+                f"--cifar {args.cifar!r} is not a directory; pass the directory of the CIFAR-10 "
+                "python batches (data_batch_1 … test_batch) or leave --cifar out"
             )
-        options["cifar"] = cifar
-    outcome = fractional.run(Path(args.out), **options)
-    if outcome is not None:
-        print(outcome)
+        options["dataset"] = str(cifar)
+    out = Path(args.out)
+    results = fractional.run(out, **options)
+    summary = results.get("summary", {}) if isinstance(results, dict) else {}
+    for kind, row in summary.items():
+        accuracy = row.get("val_accuracy", {})
+        loss = row.get("final_train_loss", {})
+        speed = row.get("ms_per_step", {})
+        print(
+            f"{kind:10s} val. accuracy {accuracy.get('mean', float('nan')):.4f} "
+            f"± {accuracy.get('std', float('nan')):.4f}  final loss "
+            f"{loss.get('mean', float('nan')):.3g}  {speed.get('mean', float('nan')):.1f} ms/step"
+        )
+    print(f"results: {out / 'results.json'}")
     return EXIT_OK
 
 
@@ -510,7 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--out", metavar="DIR", default="experiment-fractional", help="output directory (default: experiment-fractional/)")
     q.add_argument("--seeds", metavar="N", type=_positive_int, help="number of seeds")
     q.add_argument("--steps", metavar="N", type=_positive_int, help="training steps per run")
-    q.add_argument("--cifar", metavar="PATH", help="CIFAR-10 python batches (default: synthetic data)")
+    q.add_argument("--cifar", metavar="PATH", help="directory of CIFAR-10 python batches (default: scikit-learn's digits)")
     q.set_defaults(handler=_cmd_experiment)
     return parser
 

@@ -227,3 +227,22 @@ def test_show_prints_the_statement(planted, capsys):
 def test_show_unknown_name_is_one_line(planted, capsys):
     assert cli.main(["show", "no_such_theorem", "--project", str(planted)]) == 2
     assert "no_such_theorem" in _error_line(capsys)
+
+
+def test_experiment_fractional_runs_and_summarises(tmp_path, capsys):
+    pytest.importorskip("torch", reason="the experiment needs torch (extra 'experiment')")
+    pytest.importorskip("sklearn", reason="the experiment needs scikit-learn (extra 'experiment')")
+    out = tmp_path / "exp"
+    assert cli.main(["experiment", "fractional", "--out", str(out), "--seeds", "1",
+                     "--steps", "4"]) == 0
+    printed = capsys.readouterr().out
+    for kind in ("linear", "symmetric", "accretive"):
+        assert kind in printed
+    assert (out / "results.json").is_file()
+
+
+def test_experiment_refuses_a_missing_cifar_directory(tmp_path, capsys):
+    code = cli.main(["experiment", "fractional", "--out", str(tmp_path / "x"), "--cifar",
+                     str(tmp_path / "nope")])
+    assert code == 2
+    assert "--cifar" in capsys.readouterr().err
