@@ -158,21 +158,6 @@ def test_console_entry_runs_as_module():
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("leanmirror: error: ")
 
 
-def _pipeline_ready() -> bool:
-    try:
-        from bridge.extraction import extract  # noqa: F401
-        from bridge.lock import compare  # noqa: F401
-        from mirror.pipeline import run  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_pipeline = pytest.mark.skipif(
-    not _pipeline_ready(), reason="needs bridge.extraction, bridge.lock and mirror.pipeline.run"
-)
-
-
 @pytest.fixture
 def planted(tmp_path):
     from tests.product.test_fuzz import PLANTED_LEAN
@@ -184,7 +169,6 @@ def planted(tmp_path):
     return project
 
 
-@needs_pipeline
 def test_report_end_to_end(planted, tmp_path, capsys):
     import json
 
@@ -201,7 +185,6 @@ def test_report_end_to_end(planted, tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.json", "report.md"]
 
 
-@needs_pipeline
 def test_extract_then_status_detects_an_edit(planted, capsys):
     assert cli.main(["extract", "--project", str(planted), "--method", "scanner"]) == 0
     assert (planted / "leanmirror.lock").is_file()
@@ -216,14 +199,12 @@ def test_extract_then_status_detects_an_edit(planted, capsys):
     assert "changed" in out and "Planted.b_sq_nonneg" in out
 
 
-@needs_pipeline
 def test_show_prints_the_statement(planted, capsys):
     assert cli.main(["show", "a_false_square", "--project", str(planted)]) == 0
     out = capsys.readouterr().out
     assert "Planted.a_false_square" in out and "x ≤ x ^ 2" in out
 
 
-@needs_pipeline
 def test_show_unknown_name_is_one_line(planted, capsys):
     assert cli.main(["show", "no_such_theorem", "--project", str(planted)]) == 2
     assert "no_such_theorem" in _error_line(capsys)
@@ -246,3 +227,23 @@ def test_experiment_refuses_a_missing_cifar_directory(tmp_path, capsys):
                      str(tmp_path / "nope")])
     assert code == 2
     assert "--cifar" in capsys.readouterr().err
+
+
+def test_status_names_exactly_the_edited_statement_of_the_bundled_project(tmp_path, capsys):
+    import shutil
+
+    project = tmp_path / "bundled"
+    shutil.copytree(REPO / "lean", project / "lean")
+    for name in ("lakefile.toml", "lean-toolchain", "lake-manifest.json"):
+        shutil.copy(REPO / name, project / name)
+    assert cli.main(["extract", "--project", str(project), "--method", "scanner"]) == 0
+    source = project / "lean" / "Mirror" / "Resolvent.lean"
+    text = source.read_text(encoding="utf-8")
+    edited = text.replace("head d 0 1 0 q k u θ i j = if j ≤ i then",
+                          "head d 0 1 0 q k u θ i j = if j < i + 1 then", 1)
+    assert edited != text
+    source.write_text(edited, encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["status", "--project", str(project), "--method", "scanner"]) == 1
+    lines = [line for line in capsys.readouterr().out.splitlines() if "Mirror." in line]
+    assert len(lines) == 1 and "Mirror.Resolvent.corner_linear" in lines[0]

@@ -71,21 +71,6 @@ def test_bad_budgets_name_the_argument(kwargs, argument, tmp_path):
         run_session(tmp_path, mirrors=[], progress=False, **kwargs)
 
 
-def _pipeline_ready() -> bool:
-    try:
-        from bridge.extraction import extract  # noqa: F401
-        from mirror.pipeline import build_mirrors, check_mirror  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_pipeline = pytest.mark.skipif(
-    not _pipeline_ready(),
-    reason="needs bridge.extraction.extract and mirror.pipeline.build_mirrors/check_mirror",
-)
-
-
 @pytest.fixture
 def planted_project(tmp_path) -> Path:
     project = tmp_path / "planted"
@@ -103,7 +88,6 @@ def _results(log: Path) -> list[dict]:
     return [r["result"] for r in read_jsonl(log).records if r.get("event") == "result"]
 
 
-@needs_pipeline
 def test_sigkill_loses_nothing_and_next_session_replays(planted_project, tmp_path):
     log = tmp_path / "fuzz.jsonl"
     database = tmp_path / "db"
@@ -152,7 +136,6 @@ def test_sigkill_loses_nothing_and_next_session_replays(planted_project, tmp_pat
     assert len(sessions) == 2
 
 
-@needs_pipeline
 def test_ray_campaign_on_a_local_instance(planted_project, tmp_path):
     pytest.importorskip("ray", reason="needs the optional dependency ray (leanmirror[ray])")
     log = tmp_path / "ray.jsonl"

@@ -152,19 +152,6 @@ def test_hand_written_file_is_never_overwritten(tmp_path):
     assert (out / "mirror_ops.py").read_text() == "# my own code\n"
 
 
-def _extraction_available() -> bool:
-    try:
-        import bridge.extraction  # noqa: F401
-        from mirror.pipeline import build_mirrors  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(
-    not _extraction_available(),
-    reason="needs bridge.extraction.extract and mirror.pipeline.build_mirrors (integration)",
-)
 def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
     from mirror import cli
 
@@ -207,10 +194,6 @@ def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
         assert differing == {"<header>", target.name, target.name + "_edited"}
 
 
-@pytest.mark.skipif(
-    not _extraction_available(),
-    reason="needs bridge.extraction.extract and mirror.pipeline.build_mirrors (integration)",
-)
 def test_generated_tests_run_under_pytest_with_a_profile(pytester, monkeypatch):
     from importlib.metadata import entry_points
 
