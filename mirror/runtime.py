@@ -131,7 +131,6 @@ class NumpyRuntime:
     cosh = _unary("cosh")
     arctan = _unary("arctan")
     abs = _unary("abs")
-    real_part = _unary("real")
     conj = _unary("conj")
     del _unary
 

@@ -161,24 +161,26 @@ class LeanIte(sp.Function):
         return None
 
 
+def _expanded_terms(body, lo, hi) -> list | None:
+    """``[body lo, …, body (hi − 1)]`` when the bounds are numbers (and not too far apart)."""
+    if not (isinstance(body, sp.Lambda) and isinstance(lo, sp.Integer)
+            and isinstance(hi, sp.Integer)):
+        return None
+    lo_i, hi_i = int(lo), int(hi)
+    if hi_i - lo_i > EXPAND_LIMIT:
+        return None
+    return [body(sp.Integer(j)) for j in range(lo_i, max(lo_i, hi_i))]
+
+
 class _FinOp(sp.Function):
     """Base of sums/products over ``[lo, hi)`` of a one-argument ``Lambda``."""
 
     nargs = 3
-    _combine = None
-    _empty = None
 
     @classmethod
     def eval(cls, body, lo, hi):
-        if not isinstance(body, sp.Lambda):
-            return None
-        if isinstance(lo, sp.Integer) and isinstance(hi, sp.Integer):
-            lo_i, hi_i = int(lo), int(hi)
-            if hi_i - lo_i > EXPAND_LIMIT:
-                return None
-            terms = [body(sp.Integer(j)) for j in range(lo_i, max(lo_i, hi_i))]
-            return cls._fold(terms)
-        return None
+        terms = _expanded_terms(body, lo, hi)
+        return None if terms is None else cls._fold(terms)
 
 
 class FinSum(_FinOp):
@@ -213,13 +215,8 @@ class _FinQuantifier(BooleanFunction):
 
     @classmethod
     def eval(cls, body, lo, hi):
-        if isinstance(lo, sp.Integer) and isinstance(hi, sp.Integer) and isinstance(
-            body, sp.Lambda
-        ):
-            if int(hi) - int(lo) > EXPAND_LIMIT:
-                return None
-            return cls._combine(*[body(sp.Integer(j)) for j in range(int(lo), int(hi))])
-        return None
+        terms = _expanded_terms(body, lo, hi)
+        return None if terms is None else cls._combine(*terms)
 
 
 class FinAll(_FinQuantifier):
