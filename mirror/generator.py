@@ -255,6 +255,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["pyrepr"] = repr
+    env.filters["oneline"] = _one_line
     env.filters["docstring"] = lambda text: _docstring_literal(str(text), "")
     return env
 

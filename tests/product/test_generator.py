@@ -213,3 +213,17 @@ def test_generated_tests_run_under_pytest_with_a_profile(pytester, monkeypatch):
     run.assert_outcomes(passed=3, failed=1)
     assert any("a_false_square" in line and "FAILED" in line for line in run.outlines)
 
+
+
+def test_hostile_names_and_reasons_stay_in_comments():
+    module = "Mirror.Evil\nimport os"
+    hostile = Mirror(_decl("Mirror.Evil.«x\nimport os»", module, "theorem x"), "untranslatable",
+                     reason="cannot translate «y\n__import__('os')»")
+    files = render_modules([hostile, _mirror("Mirror.Evil.ok", module, "theorem ok")])
+    for text in files.values():
+        tree = ast.parse(text)
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        assert "os" not in imported
+        assert not any(isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__"
+                       for node in ast.walk(tree))
