@@ -129,6 +129,23 @@ def confirm(
     return ("holds" if holds(concl)[0] else "fails"), float(concl.err[0])
 
 
+def _mismatch_kind(verdict: str, bound: bool) -> str:
+    """What a float64 mismatch becomes once re-evaluated in 50 digits.
+
+    ``refuted``: it still fails. ``resolved``: no implementation is involved and the 50-digit
+    value (the statement's own) holds. ``rejected``: no implementation is involved and neither
+    precision can evaluate the draw (e.g. a quadrature that does not converge), so it tells
+    nothing. ``float_only``: an implementation's float64 result disagrees where 50 digits do
+    not confirm it (the statement is then ``inconclusive``)."""
+    if verdict == "fails":
+        return "refuted"
+    if not bound and verdict == "holds":
+        return "resolved"
+    if not bound and verdict == "undecided":
+        return "rejected"
+    return "float_only"
+
+
 def run_property(
     function: Callable,
     plan: dict,
@@ -166,15 +183,13 @@ def run_property(
             stats["max_error"] = max(stats["max_error"], err)
             return
         verdict, exact_err = confirm(function, plan, example, bindings, bound)
-        if verdict == "fails":
+        kind = _mismatch_kind(verdict, bound)
+        if kind == "refuted":
             raise _Confirmed(dict(example), err, exact_err)
-        if verdict == "holds" and not bound:
-            # no implementation involved: the 50-digit evaluation *is* the statement's value
+        if kind == "resolved":
             stats["resolved"] += 1
             return
-        if verdict == "undecided" and not bound:
-            # neither precision can evaluate this draw (e.g. a quadrature that does not
-            # converge): it tells nothing about the statement
+        if kind == "rejected":
             stats["valid"] -= 1
             stats["rejected"] += 1
             assume(False)
@@ -270,14 +285,15 @@ def _sweep(function, plan, bindings, bound, sweep, seed, outcome: Outcome, stats
         for index in failing[:5]:
             example = {e["name"]: np.asarray(values[e["name"]])[index] for e in plan["variables"]}
             verdict, exact_err = confirm(function, plan, example, bindings, bound)
-            if verdict == "holds" and not bound:
+            kind = _mismatch_kind(verdict, bound)
+            if kind == "resolved":
                 stats["resolved"] += 1
                 continue
-            if verdict == "undecided" and not bound:
+            if kind == "rejected":
                 outcome.examples -= 1
                 outcome.rejected += 1
                 continue
-            if verdict == "fails":
+            if kind == "refuted":
                 outcome.status = "refuted"
                 outcome.counterexample = readable(example)
                 outcome.max_error = max(outcome.max_error, float(concl.err[index]))

@@ -222,9 +222,8 @@ def build_mirrors(extraction: Extraction, bindings: dict | None = None) -> list[
         elif decl.kind in ("def", "abbrev") and decl.name in bound:
             mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
                                       "conformance"))
-    if bindings is not None:
-        for mirror in mirrors:
-            mirror.table = bindings
+    for mirror in mirrors:
+        mirror.table = table
     return mirrors
 
 

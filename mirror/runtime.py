@@ -344,7 +344,7 @@ class NumpyRuntime:
                 continue
             self._push(mask)
             try:
-                term = self.batched(body(j))
+                term = self._term(body(j))
             finally:
                 self._pop()
             if acc is None:
@@ -353,6 +353,10 @@ class NumpyRuntime:
         if acc is None:
             return self._neutral(body, start, initial)
         return acc
+
+    def _term(self, value):
+        """One term of a finite sum or product, batched (the mpmath runtime keeps objects)."""
+        return self.batched(value)
 
     def _neutral(self, body: Callable, at: int, initial):
         """The empty sum/product, shaped like a term (a zero matrix for a sum of matrices)."""
@@ -789,24 +793,8 @@ class MpRuntime(NumpyRuntime):
     def sup_range(self, body, lo, hi):
         return self._fold(body, lo, hi, 0, lambda a, t: np.frompyfunc(max, 2, 1)(a, t))
 
-    def _fold(self, body, lo, hi, initial, combine):
-        lo, hi, start, stop = self._range(lo, hi)
-        acc = None
-        for j in range(start, stop):
-            mask = (lo <= j) & (j < hi)
-            if not mask.any():
-                continue
-            self._push(mask)
-            try:
-                term = self.batched(np.asarray(body(j), dtype=object))
-            finally:
-                self._pop()
-            if acc is None:
-                acc = np.full(term.shape, initial, dtype=object)
-            acc = self._where(mask, combine(acc, term), acc)
-        if acc is None:
-            return self._neutral(body, start, initial)
-        return acc
+    def _term(self, value):
+        return self.batched(np.asarray(value, dtype=object))
 
     def integral(self, body: Callable, lo, hi):
         """The integral by mpmath's tanh-sinh quadrature at the runtime's precision (a
