@@ -5,16 +5,17 @@ Three kinds of evidence, never overstated (DESIGN.md):
 - **symbolic** — sympy reduces the statement to true (closed statements are evaluated exactly;
   scalar equations are simplified); recorded with the method.
 - **tested** — Hypothesis examples (shrinking, example database replayed first) plus a
-  vectorized sweep (many NumPy draws in one call); the count of valid examples, the largest
+  vectorized sweep (many NumPy draws in one call). float64 is only the fast filter: a draw
+  whose value fails, or holds only within the tolerance of a relation's boundary, is decided
+  exactly (:mod:`mirror.exact`) before it counts. The count of decided examples, the largest
   error seen and the tolerance are recorded.
-- **refuted** — a counterexample that still fails when re-evaluated in 50-digit mpmath. A
-  float-only mismatch is **inconclusive**, and so is a statement whose draws are mostly
-  rejected by its hypotheses.
+- **refuted** — a counterexample whose hypotheses hold and whose conclusion fails when
+  decided exactly. An implementation's float-only mismatch with its Lean definition is
+  **inconclusive**, and so is a statement whose draws are mostly rejected by its hypotheses.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,13 +27,17 @@ from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Unsatisfiable as HypothesisUnsatisfiable
 
-from mirror.runtime import MpRuntime, NumpyRuntime, OutOfDomain
+from mirror.guard import Guard
+from mirror.exact import FAILS, HOLDS, UNDECIDED, VACUOUS, Decision, decide
+from mirror.runtime import NumpyRuntime, OutOfDomain
 from mirror.strategies import examples, sample_batch
 
-#: Tolerance of float64 equations (relative, mixed with absolute below 1).
+#: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
+#: margin, and the tolerance of an implementation against its Lean definition.
 FLOAT_TOLERANCE = 1e-9
-#: Tolerance of the 50-digit re-evaluation of a statement with no bound implementation.
-EXACT_TOLERANCE = 1e-25
+#: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
+#: the rest of the fragile ones are not counted as examples.
+SWEEP_EXACT = 64
 
 
 @dataclass
@@ -51,32 +56,129 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
-class _Confirmed(Exception):
-    """Raised inside the Hypothesis test when a counterexample survives high precision."""
+PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
+    "pass", "reject", "refuted", "float-only", "undecided", "skipped")
 
-    def __init__(self, example: dict[str, Any], float_error: float, exact_error: float) -> None:
-        super().__init__("counterexample confirmed in high precision")
-        self.example = example
-        self.float_error = float_error
-        self.exact_error = exact_error
+
+@dataclass
+class Tally:
+    """Counts of one property run, shared by the Hypothesis phase and the sweep."""
+
+    valid: int = 0
+    rejected: int = 0
+    exact: int = 0
+    resolved: int = 0
+    undecided: int = 0
+    skipped: int = 0
+    float_only: int = 0
+    float_example: tuple[dict[str, Any], float] | None = None
+    max_error: float = 0.0
+    counterexample: tuple[dict[str, Any], float, Decision] | None = None
+    exact_methods: dict[str, int] = field(default_factory=dict)
+
+
+class _Found(BaseException):
+    """Stops Hypothesis at a decided counterexample (a BaseException: never a test failure)."""
+
+
+class _OutOfBudget(BaseException):
+    """Stops Hypothesis when the time budget is spent (the examples so far still count)."""
+
+
+class Judge:
+    """Classifies draws: float64 decides the clear ones, :func:`mirror.exact.decide` the rest."""
+
+    def __init__(self, function: Callable, plan: dict, bindings: dict[str, Callable],
+                 bound: bool, tally: Tally) -> None:
+        self.function = function
+        self.plan = plan
+        self.bindings = bindings
+        self.bound = bound
+        self.tally = tally
+        self._decided: dict[bytes, Decision] = {}
+
+    def decide(self, example: dict[str, Any]) -> Decision:
+        """The exact decision at ``example``, computed once per distinct example of the run
+        (small discrete domains repeat draws)."""
+        key = b"|".join(np.ascontiguousarray(example[e["name"]]).tobytes()
+                        for e in self.plan["variables"])
+        decision = self._decided.get(key)
+        if decision is None:
+            decision = decide(self.function, self.plan, example, self.bindings)
+            self._decided[key] = decision
+            self.tally.exact += 1
+            kind = ("mpmath at rising precision" if decision.method.startswith("mpmath")
+                    else decision.method.split(" up to ")[0])
+            self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
+        return decision
+
+    def classify(self, example: dict[str, Any], hyp: bool, concl: bool, hyp_sure: bool,
+                 concl_sure: bool, err: float, exact_allowed: bool = True) -> str:
+        """One draw: ``hyp``/``concl`` are its float64 truth values, ``*_sure`` whether float64
+        decides them beyond doubt (:class:`~mirror.runtime.Truth`), ``err`` the conclusion's
+        deviation. ``exact_allowed=False``: an unsure draw that float64 does not call a
+        counterexample is skipped (not counted) instead of decided exactly."""
+        tally = self.tally
+        if self.bound:
+            # an implementation is compared with its Lean definition within the tolerance
+            if not hyp:
+                tally.rejected += 1
+                return REJECT
+            if concl:
+                return self._pass(err)
+            decision = decide(self.function, self.plan, example, self.bindings,
+                              tolerance=FLOAT_TOLERANCE)
+            if decision.verdict == FAILS:
+                return self._refute(example, err, decision)
+            tally.float_only += 1
+            if tally.float_example is None:
+                tally.float_example = (dict(example), err)
+            return FLOAT_ONLY
+        if not hyp and hyp_sure:
+            tally.rejected += 1
+            return REJECT
+        fragile = not (hyp_sure and concl_sure)
+        if hyp and concl and not fragile:
+            return self._pass(err)
+        if fragile and not exact_allowed and not (hyp and not concl):
+            tally.skipped += 1
+            return SKIPPED
+        decision = self.decide(example)
+        if decision.verdict == HOLDS:
+            if hyp and not concl:
+                tally.resolved += 1
+            return self._pass(0.0 if fragile else err)
+        if decision.verdict == VACUOUS:
+            tally.rejected += 1
+            return REJECT
+        if decision.verdict == FAILS:
+            return self._refute(example, err, decision)
+        tally.undecided += 1
+        tally.rejected += 1
+        return UNSETTLED
+
+    def _pass(self, err: float) -> str:
+        self.tally.valid += 1
+        if np.isfinite(err):
+            self.tally.max_error = max(self.tally.max_error, err)
+        return PASS
+
+    def _refute(self, example: dict[str, Any], err: float, decision: Decision) -> str:
+        self.tally.valid += 1
+        if self.tally.counterexample is None:
+            self.tally.counterexample = (dict(example), err, decision)
+        return REFUTED
 
 
 def holds(truth) -> np.ndarray:
-    """A proposition holds when it holds exactly on the computed values, or within tolerance.
-
-    Tolerance is what lets float rounding pass (``‖G‖ = 0.9999999999999999`` for ``‖G‖ = 1``);
-    exactness is what keeps a tiny non-zero from being "equal to 0" inside ``↔``/``¬``.
-    """
+    """A proposition's float64 truth: exact, or within the tolerance of an equation."""
     return np.asarray(truth.ok) | np.asarray(truth.exact)
 
 
 def _batched(example: dict[str, Any], plan: dict) -> dict[str, Any]:
     """One example as a batch of one, keyed by parameter name."""
-    out = {}
-    for entry in plan["variables"]:
-        value = np.asarray(example[entry["name"]])
-        out[entry["param"]] = value[None, ...]
-    return out
+    return {entry["param"]: np.asarray(example[entry["name"]])[None, ...]
+            for entry in plan["variables"]}
 
 
 def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tuple:
@@ -107,45 +209,6 @@ def readable(example: dict[str, Any]) -> dict[str, Any]:
     return {name: _plain(value) for name, value in example.items()}
 
 
-def confirm(
-    function: Callable,
-    plan: dict,
-    example: dict[str, Any],
-    bindings: dict[str, Callable],
-    bound: bool,
-) -> tuple[str, float]:
-    """Re-evaluate one example in 50-digit mpmath: ``("fails" | "holds" | "undecided", err)``."""
-    tolerance = FLOAT_TOLERANCE if bound else EXACT_TOLERANCE
-    rt = MpRuntime(plan["settings"]["nat_domain"], tolerance=tolerance, bindings=bindings)
-    values = {k: rt.lift(v) for k, v in _batched(example, plan).items()}
-    try:
-        valid, hyp, concl = evaluate(function, plan, values, rt)
-    except (ArithmeticError, ValueError, TypeError) as exc:  # mpmath domain errors
-        return "undecided", float("nan") if exc else 0.0
-    if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
-        return "undecided", float("nan")
-    if not holds(hyp)[0]:
-        return "holds", 0.0
-    return ("holds" if holds(concl)[0] else "fails"), float(concl.err[0])
-
-
-def _mismatch_kind(verdict: str, bound: bool) -> str:
-    """What a float64 mismatch becomes once re-evaluated in 50 digits.
-
-    ``refuted``: it still fails. ``resolved``: no implementation is involved and the 50-digit
-    value (the statement's own) holds. ``rejected``: no implementation is involved and neither
-    precision can evaluate the draw (e.g. a quadrature that does not converge), so it tells
-    nothing. ``float_only``: an implementation's float64 result disagrees where 50 digits do
-    not confirm it (the statement is then ``inconclusive``)."""
-    if verdict == "fails":
-        return "refuted"
-    if not bound and verdict == "holds":
-        return "resolved"
-    if not bound and verdict == "undecided":
-        return "rejected"
-    return "float_only"
-
-
 def run_property(
     function: Callable,
     plan: dict,
@@ -161,196 +224,248 @@ def run_property(
     max_reject_fraction: float = 0.5,
     digest: str = "",
 ) -> Outcome:
-    """Hypothesis examples, then a vectorized sweep; counterexamples confirmed in mpmath."""
+    """Hypothesis examples, then a vectorized sweep; what float64 cannot settle is decided
+    exactly. ``time_budget`` (seconds) is honoured between examples and sweep batches: the
+    examples decided before it ran out still count."""
     bindings = bindings or {}
-    nat_domain = plan["settings"]["nat_domain"]
     if not plan["variables"]:
         # a closed statement has exactly one example
         max_examples, sweep = min(max_examples, 1), min(sweep, 1)
-    stats = {"valid": 0, "rejected": 0, "max_error": 0.0, "float_only": 0, "float_example": None,
-             "resolved": 0}
     deadline = None if time_budget is None else time.monotonic() + time_budget
+    tally = Tally()
+    judge = Judge(function, plan, bindings, bound, tally)
+    methods = []
+    out_of_time = False
+    if max_examples > 0:
+        out_of_time = _hypothesis_phase(judge, name, digest, max_examples, database, deadline)
+        methods.append(f"hypothesis ({max_examples} max examples)")
+    if tally.counterexample is None and sweep > 0 and not out_of_time:
+        out_of_time = _sweep(judge, sweep, seed, deadline)
+        methods.append(f"vectorized sweep ({sweep} draws)")
+    return _summarize(tally, methods, out_of_time, max_reject_fraction)
+
+
+def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
+                      database: Path | None, deadline: float | None) -> bool:
+    """Run the Hypothesis phase; ``True`` when the time budget ran out during it."""
+    plan, nat_domain = judge.plan, judge.plan["settings"]["nat_domain"]
 
     def check_one(example: dict[str, Any]) -> None:
-        rt = NumpyRuntime(1, nat_domain, FLOAT_TOLERANCE, bindings)
-        valid, hyp, concl = evaluate(function, plan, _batched(example, plan), rt)
-        if hyp is None or not valid[0] or not holds(hyp)[0]:
-            stats["rejected"] += 1
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfBudget()
+        rt = NumpyRuntime(1, nat_domain, FLOAT_TOLERANCE, judge.bindings)
+        valid, hyp, concl = evaluate(judge.function, plan, _batched(example, plan), rt)
+        if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
+            judge.tally.rejected += 1
             assume(False)
-        stats["valid"] += 1
         err = 0.0 if concl.exact[0] else float(concl.err[0])
-        if holds(concl)[0]:
-            stats["max_error"] = max(stats["max_error"], err)
-            return
-        verdict, exact_err = confirm(function, plan, example, bindings, bound)
-        kind = _mismatch_kind(verdict, bound)
-        if kind == "refuted":
-            raise _Confirmed(dict(example), err, exact_err)
-        if kind == "resolved":
-            stats["resolved"] += 1
-            return
-        if kind == "rejected":
-            stats["valid"] -= 1
-            stats["rejected"] += 1
+        kind = judge.classify(example, bool(holds(hyp)[0]), bool(holds(concl)[0]),
+                              bool(hyp.sure[0]), bool(concl.sure[0]), err)
+        if kind == REFUTED:
+            raise _Found()
+        if kind != PASS:
             assume(False)
-        stats["float_only"] += 1
-        if stats["float_example"] is None:
-            stats["float_example"] = (dict(example), err)
 
-    outcome = Outcome(status="tested", tolerance=FLOAT_TOLERANCE)
-    methods = []
-    if max_examples > 0:
-        db = DirectoryBasedExampleDatabase(str(database)) if database is not None else None
-        # the database key: one per statement (Hypothesis reads it from the inner test)
-        check_one._hypothesis_internal_add_digest = f"{name}|{digest}".encode()
-        test = given(examples(plan))(check_one)
-        configured = hsettings(
-            max_examples=max_examples,
-            database=db,
-            deadline=None,
-            derandomize=db is None,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
-            report_multiple_bugs=False,
-        )(test)
-        try:
-            configured()
-        except _Confirmed as found:
-            outcome.status = "refuted"
-            outcome.counterexample = readable(found.example)
-            outcome.max_error = max(found.float_error, stats["max_error"])
-            outcome.reason = (
-                f"counterexample confirmed in 50-digit mpmath (error {found.exact_error:.3g}, "
-                f"float64 error {found.float_error:.3g})"
-            )
-        except HypothesisUnsatisfiable:
-            outcome.notes.append("Hypothesis could not satisfy the hypotheses")
-        methods.append(f"hypothesis ({max_examples} max examples)")
-    outcome.examples = stats["valid"]
-    outcome.rejected = stats["rejected"]
-    outcome.max_error = max(outcome.max_error, stats["max_error"])
-    if outcome.status != "refuted" and sweep > 0 and (deadline is None or time.monotonic() < deadline):
-        _sweep(function, plan, bindings, bound, sweep, seed, outcome, stats)
-        methods.append(f"vectorized sweep ({sweep} draws)")
-    outcome.method = " + ".join(methods)
-    if stats["resolved"]:
-        outcome.method += (f"; {stats['resolved']} float64 mismatch(es) resolved by 50-digit "
-                           "evaluation of the statement")
-    total = outcome.examples + outcome.rejected
-    if outcome.status == "refuted":
-        return outcome
-    if stats["float_only"]:
-        example, err = stats["float_example"]
-        outcome.status = "inconclusive"
-        outcome.counterexample = readable(example)
-        outcome.max_error = max(outcome.max_error, err)
-        outcome.reason = (
-            f"{stats['float_only']} float64 mismatch(es) that 50-digit re-evaluation does not "
-            f"confirm (largest float64 error {err:.3g})"
-        )
-    elif total == 0 or outcome.rejected > max_reject_fraction * total:
-        outcome.status = "inconclusive"
-        outcome.reason = (
-            f"{outcome.rejected} of {total} draws rejected by the hypotheses or outside the "
-            "sampled domain"
-        )
-    return outcome
+    db = DirectoryBasedExampleDatabase(str(database)) if database is not None else None
+    # the database key: one per statement (Hypothesis reads it from the inner test)
+    check_one._hypothesis_internal_add_digest = f"{name}|{digest}".encode()
+    configured = hsettings(
+        max_examples=max_examples,
+        database=db,
+        deadline=None,
+        derandomize=db is None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+        report_multiple_bugs=False,
+    )(given(examples(plan))(check_one))
+    try:
+        configured()
+    except _Found:
+        pass
+    except _OutOfBudget:
+        return True
+    except HypothesisUnsatisfiable:
+        pass
+    return False
 
 
-def _sweep(function, plan, bindings, bound, sweep, seed, outcome: Outcome, stats) -> None:
+def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
+    """Vectorized draws; ``True`` when the time budget ran out during the sweep."""
+    plan, tally = judge.plan, judge.tally
     rng = np.random.default_rng(seed)
     nat_domain = plan["settings"]["nat_domain"]
-    batch = 64 if bindings else 256
+    batch = 64 if judge.bindings else 256
     remaining = sweep
-    while remaining > 0:
+    exact_left = SWEEP_EXACT
+    while remaining > 0 and tally.counterexample is None:
+        if deadline is not None and time.monotonic() > deadline:
+            return True
         size = min(batch, remaining)
         remaining -= size
         values = sample_batch(plan, rng, size)
         pre_valid = values.pop("__valid__")
-        rt = NumpyRuntime(size, nat_domain, FLOAT_TOLERANCE, bindings)
+        rt = NumpyRuntime(size, nat_domain, FLOAT_TOLERANCE, judge.bindings)
         named = {e["param"]: values[e["name"]] for e in plan["variables"]}
-        valid, hyp, concl = evaluate(function, plan, named, rt)
+        valid, hyp, concl = evaluate(judge.function, plan, named, rt)
         if hyp is None:
-            outcome.rejected += size
+            tally.rejected += size
             continue
-        usable = pre_valid & valid & holds(hyp)
-        outcome.rejected += int(size - usable.sum())
-        outcome.examples += int(usable.sum())
-        if not usable.any():
-            continue
-        passed = holds(concl)
-        errors = np.where(usable & passed, np.where(concl.exact, 0.0, concl.err), 0.0)
-        outcome.max_error = max(outcome.max_error, float(errors.max()))
-        failing = np.flatnonzero(usable & ~passed)
-        for index in failing[:5]:
+        usable = pre_valid & valid & ~rt.impl_nonfinite
+        tally.rejected += int(size - usable.sum())
+        hyp_ok, concl_ok = holds(hyp), holds(concl)
+        errors = np.where(concl.exact, 0.0, concl.err)
+        # clear float64 decisions in bulk
+        sure = hyp.sure & concl.sure
+        clear_pass = usable & hyp_ok & concl_ok & (sure if not judge.bound else True)
+        clear_reject = usable & ~hyp_ok & (hyp.sure if not judge.bound else True)
+        tally.valid += int(clear_pass.sum())
+        tally.rejected += int(clear_reject.sum())
+        if clear_pass.any():
+            tally.max_error = max(tally.max_error, float(np.nanmax(np.where(clear_pass, errors,
+                                                                            0.0))))
+        # the rest one by one: failures first (at most 5 a batch), then the closest calls
+        rest = usable & ~clear_pass & ~clear_reject
+        failing = np.flatnonzero(rest & hyp_ok & ~concl_ok)[:5]
+        others = np.flatnonzero(rest & ~(hyp_ok & ~concl_ok))
+        others = others[np.argsort(-np.nan_to_num(errors[others], nan=np.inf))]
+        skipped_failures = int((rest & hyp_ok & ~concl_ok).sum()) - len(failing)
+        tally.rejected += skipped_failures
+        for index in [*failing, *others]:
             example = {e["name"]: np.asarray(values[e["name"]])[index] for e in plan["variables"]}
-            verdict, exact_err = confirm(function, plan, example, bindings, bound)
-            kind = _mismatch_kind(verdict, bound)
-            if kind == "resolved":
-                stats["resolved"] += 1
-                continue
-            if kind == "rejected":
-                outcome.examples -= 1
-                outcome.rejected += 1
-                continue
-            if kind == "refuted":
-                outcome.status = "refuted"
-                outcome.counterexample = readable(example)
-                outcome.max_error = max(outcome.max_error, float(concl.err[index]))
-                outcome.reason = (
-                    f"counterexample from the vectorized sweep, confirmed in 50-digit mpmath "
-                    f"(error {exact_err:.3g})"
-                )
-                return
-            stats["float_only"] += 1
-            if stats["float_example"] is None:
-                stats["float_example"] = (example, float(concl.err[index]))
+            exacts = judge.tally.exact
+            kind = judge.classify(example, bool(hyp_ok[index]), bool(concl_ok[index]),
+                                  bool(hyp.sure[index]), bool(concl.sure[index]),
+                                  float(errors[index]), exact_left > 0)
+            exact_left -= judge.tally.exact - exacts
+            if kind == REFUTED:
+                return False
+            if deadline is not None and time.monotonic() > deadline:
+                return True
+    return False
+
+
+def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
+               max_reject_fraction: float) -> Outcome:
+    outcome = Outcome(status="tested", examples=tally.valid, rejected=tally.rejected,
+                      max_error=tally.max_error, tolerance=FLOAT_TOLERANCE)
+    notes = []
+    if tally.exact:
+        how = ", ".join(f"{n} by {m}" for m, n in sorted(tally.exact_methods.items()))
+        notes.append(f"{tally.exact} distinct draw(s) decided exactly ({how})")
+    if tally.resolved:
+        notes.append(f"{tally.resolved} float64 mismatch(es) resolved by exact decision")
+    if tally.skipped:
+        notes.append(f"{tally.skipped} sweep draw(s) within float tolerance not decided exactly "
+                     "and not counted")
+    if tally.undecided:
+        notes.append(f"{tally.undecided} draw(s) no precision could decide (not counted)")
+    if out_of_time:
+        notes.append("stopped by the time budget")
+    outcome.method = " + ".join(methods) + "".join(f"; {n}" for n in notes)
+    outcome.notes = notes
+    total = outcome.examples + outcome.rejected
+    if tally.counterexample is not None:
+        example, err, decision = tally.counterexample
+        outcome.status = "refuted"
+        outcome.counterexample = readable(example)
+        outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
+        outcome.reason = (
+            f"counterexample decided by {decision.method}: the hypotheses hold and the "
+            f"conclusion fails (error {decision.error:.3g}, float64 error {err:.3g})"
+        )
+    elif tally.float_only:
+        example, err = tally.float_example
+        outcome.status = "inconclusive"
+        outcome.counterexample = readable(example)
+        outcome.max_error = max(outcome.max_error, err)
+        outcome.reason = (
+            f"{tally.float_only} float64 mismatch(es) of the implementation that 50-digit "
+            f"re-evaluation does not confirm (largest float64 error {err:.3g})"
+        )
+    elif total == 0 or outcome.rejected > max_reject_fraction * total:
+        outcome.status = "inconclusive"
+        outcome.reason = (
+            f"{outcome.rejected} of {total} draws rejected by the hypotheses, outside the "
+            "sampled domain" + (", or undecided" if tally.undecided else "")
+        )
+    elif outcome.examples == 0:
+        outcome.status = "inconclusive"
+        outcome.reason = "no example was decided" + (" before the time budget ran out"
+                                                     if out_of_time else "")
+    return outcome
 
 
 # ---- symbolic -----------------------------------------------------------------------------------
 
 
+#: Seconds one symbolic attempt may take before it gives up (the statement is then tested).
+SYMBOLIC_LIMIT = 10.0
+
+#: sympy functions whose meaning is Lean's on every argument (no junk value differs).
+_FAITHFUL_FUNCTIONS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs, sp.atan,
+                       sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.re, sp.im)
+
+
 def settle_symbolically(statement) -> str | None:
-    """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``."""
+    """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
+
+    sympy reasons over ℝ and ℂ, so a statement is only settled when every node of its
+    translation means in sympy what it means in Lean (:func:`faithful`): Lean's junk values
+    live in opaque functions (``LeanDiv``, ``NatSub``, ``LeanLog``…) that sympy cannot
+    simplify away. Each sympy call is bounded by :data:`SYMBOLIC_LIMIT` seconds."""
     if statement.hypotheses:
         return None
     concl = statement.conclusion
+    if not faithful(concl):
+        return None
     if concl is sp.true:
         return "sympy: the statement evaluates to True exactly"
     if concl is sp.false:
         return None
+    guard = Guard(SYMBOLIC_LIMIT)
     if not statement.variables:
-        try:
-            value = concl.doit() if hasattr(concl, "doit") else concl
-            if value is sp.true:
-                return "sympy: exact rational evaluation of the closed statement"
-            simplified = sp.simplify(value)
-            if simplified is sp.true:
-                return "sympy: simplification of the closed statement"
-        except (TypeError, ValueError, NotImplementedError, RecursionError):
-            return None
+        value = guard.call("doit", lambda: concl.doit() if hasattr(concl, "doit") else concl)
+        if value is sp.true and faithful(value):
+            return "sympy: exact rational evaluation of the closed statement"
+        if value is not None and guard.call("simplify", sp.simplify, value) is sp.true:
+            return "sympy: simplification of the closed statement"
     if isinstance(concl, sp.Equality):
         difference = concl.lhs - concl.rhs
-        if sp.count_ops(difference) > 80 or difference.atoms(sp.Function) - _plain_functions(
-            difference
-        ):
+        if sp.count_ops(difference) > 80:
             return None
-        try:
-            if sp.simplify(difference) == 0:
-                return "sympy: simplify(lhs - rhs) = 0"
-            if sp.simplify(difference.rewrite(sp.exp)) == 0:
-                return "sympy: simplify(rewrite(lhs - rhs, exp)) = 0"
-        except (TypeError, ValueError, NotImplementedError, RecursionError):
-            return None
+        if guard.call("simplify", sp.simplify, difference) == 0:
+            return "sympy: simplify(lhs - rhs) = 0"
+        rewritten = guard.call("rewrite", difference.rewrite, sp.exp)
+        if rewritten is not None and guard.call("simplify", sp.simplify, rewritten) == 0:
+            return "sympy: simplify(rewrite(lhs - rhs, exp)) = 0"
     return None
 
 
-def _plain_functions(expr) -> set:
-    return {
-        f for f in expr.atoms(sp.Function)
-        if isinstance(f, (sp.exp, sp.log, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs))
-    }
+def faithful(expr) -> bool:
+    """Does sympy's meaning of ``expr`` agree with Lean's everywhere? No infinities or NaN
+    from a division by zero, no sympy function whose value differs from Lean's junk value
+    (``log`` of a number not known positive, ``tan``, a power with a negative or fractional
+    exponent of a base not known non-zero / non-negative), only known function classes."""
+    if not isinstance(expr, sp.Basic):
+        return False
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Pow):
+            base, exponent = node.args
+            if exponent.is_negative is not False and base.is_zero is not False:
+                return False
+            if exponent.is_integer is not True and base.is_nonnegative is not True:
+                return False
+        elif isinstance(node, sp.log):
+            if node.args[0].is_positive is not True:
+                return False
+        elif type(node).__module__.startswith("mirror."):
+            continue  # leanmirror's own vocabulary: Lean's semantics, opaque to sympy
+        elif isinstance(node, sp.Function) and not isinstance(node, _FAITHFUL_FUNCTIONS):
+            return False
+    return True
 
 
-__all__ = ["Outcome", "confirm", "evaluate", "readable", "run_property", "settle_symbolically"]
-_ = math
+__all__ = ["Judge", "Outcome", "Tally", "evaluate", "faithful", "holds", "readable",
+           "run_property", "settle_symbolically"]

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import datetime as _dt
-import time
 
 import sympy as sp
 
@@ -21,8 +20,9 @@ from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument
 from mirror import __version__
 from mirror.binding import BINDINGS, runtime_bindings
-from mirror.checks import run_property, settle_symbolically
+from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
+from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.result import StatementResult
 from mirror.strategies import PlanSettings, plan_statement
 from mirror.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
@@ -43,6 +43,9 @@ class CheckSettings:
     time_budget: float | None = None
     #: Fraction of rejected draws above which a statement is ``inconclusive``.
     max_reject_fraction: float = 0.5
+    #: Wall-clock limit per statement, build included (``None``: none); past it the
+    #: statement is an ``error`` row ("timed out in <stage>").
+    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT
 
 
 @dataclass
@@ -50,7 +53,8 @@ class Mirror:
     """One declaration, translated (or not) into an executable property."""
 
     declaration: Declaration
-    #: ``"ready"``, ``"untranslatable"``, ``"unbound"``, ``"definition"`` (defs are not checked
+    #: ``"ready"``, ``"untranslatable"``, ``"unbound"``, ``"error"`` (leanmirror failed while
+    #: building it), ``"definition"`` (defs are not checked
     #: themselves; their conformance checks are separate mirrors).
     status: str
     reason: str | None = None
@@ -69,6 +73,10 @@ class Mirror:
     unfolded: Statement | None = None
     #: The binding table the mirror was built with (``None``: :data:`BINDINGS`).
     table: dict | None = None
+    #: Why leanmirror failed on this declaration (status ``"error"``).
+    failure: Failure | None = None
+    #: Seconds spent building the mirror (they count against the statement's time limit).
+    build_seconds: float = 0.0
 
     @property
     def name(self) -> str:
@@ -108,48 +116,80 @@ def _statement_text(decl: Declaration) -> str:
     return decl.statement_text or decl.name
 
 
-def _translate(decl: Declaration, translator: Translator, role: str) -> Mirror:
-    try:
-        if role == "conformance":
-            statement = translator.translate_conformance(decl)
-        else:
-            statement = translator.translate_statement(decl)
-    except (Unbound, UnknownConstant) as exc:
-        return Mirror(decl, "unbound", reason=str(exc), role=role)
-    except Untranslatable as exc:
-        return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+def _translate(decl: Declaration, translator: Translator, role: str, guard: Guard) -> Mirror:
+    """One declaration through translate → plan → print (→ unfold), every stage guarded."""
+
+    def translated() -> Statement | Mirror:
+        try:
+            if role == "conformance":
+                return translator.translate_conformance(decl)
+            return translator.translate_statement(decl)
+        except (Unbound, UnknownConstant) as exc:
+            return Mirror(decl, "unbound", reason=str(exc), role=role)
+        except Untranslatable as exc:
+            return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+
+    statement = guard.call("translate", translated)
+    if guard.failed or isinstance(statement, Mirror):
+        return statement if isinstance(statement, Mirror) else _failed(decl, role, guard)
     bound = bool(statement.bound)
-    try:
-        plan = plan_statement(statement, PlanSettings(dim_min=1 if bound else 0))
-    except ValueError as exc:
-        return Mirror(decl, "untranslatable", reason=f"cannot draw examples: {exc}", role=role)
-    plan["domains"] = _apply_domains(plan, decl, role, translator)
-    try:
-        printed = print_property(statement)
-    except CodegenError as exc:
-        return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+
+    def planned() -> dict | Mirror:
+        try:
+            plan = plan_statement(statement, PlanSettings(dim_min=1 if bound else 0))
+        except ValueError as exc:
+            return Mirror(decl, "untranslatable", reason=f"cannot draw examples: {exc}", role=role)
+        plan["domains"] = _apply_domains(plan, decl, role, translator)
+        return plan
+
+    plan = guard.call("plan", planned)
+    if guard.failed or isinstance(plan, Mirror):
+        return plan if isinstance(plan, Mirror) else _failed(decl, role, guard)
+
+    def printed() -> tuple[Any, str] | Mirror:
+        try:
+            printed_source = print_property(statement)
+        except CodegenError as exc:
+            return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+        hyps = " ∧ ".join(f"({sp.sstr(h)})" for _, h in statement.hypotheses)
+        return printed_source, (f"{hyps} → " if hyps else "") + sp.sstr(statement.conclusion)
+
+    output = guard.call("print", printed)
+    if guard.failed or isinstance(output, Mirror):
+        return output if isinstance(output, Mirror) else _failed(decl, role, guard)
+    source, sympy_text = output
+
+    def unfolded_statement() -> Statement | None:
+        try:
+            return Translator(translator.declarations, translator.bound, unfold_bound=True,
+                              table=translator.table).translate_statement(decl)
+        except Untranslatable:
+            return None
+
     unfolded = None
     if bound and role == "theorem":
-        try:
-            unfolded = Translator(translator.declarations, translator.bound,
-                                  unfold_bound=True, table=translator.table
-                                  ).translate_statement(decl)
-        except Untranslatable:
-            unfolded = None
-    hyps = " ∧ ".join(f"({sp.sstr(h)})" for _, h in statement.hypotheses)
-    sympy_text = (f"{hyps} → " if hyps else "") + sp.sstr(statement.conclusion)
+        unfolded = guard.call("unfold", unfolded_statement)
+        if guard.failed:
+            return _failed(decl, role, guard)
     return Mirror(
         decl,
         "ready",
         sympy_text=sympy_text,
-        source=printed.source,
-        function_name=printed.function_name,
+        source=source.source,
+        function_name=source.function_name,
         plan=plan,
         bound_to=sorted(statement.bound),
         statement=statement,
         role=role,
         unfolded=unfolded,
     )
+
+
+def _failed(decl: Declaration, role: str, guard: Guard) -> Mirror:
+    """The ``error`` mirror of a declaration whose translation failed inside leanmirror."""
+    failure = guard.failure
+    return Mirror(decl, "error", reason=failure.describe() if failure else None, role=role,
+                  failure=failure)
 
 
 def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Translator) -> list[str]:
@@ -209,19 +249,32 @@ def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Transla
     return notes
 
 
-def build_mirrors(extraction: Extraction, bindings: dict | None = None) -> list[Mirror]:
-    """Translate every theorem, and every bound definition against its implementation."""
+def build_mirrors(
+    extraction: Extraction,
+    bindings: dict | None = None,
+    *,
+    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT,
+) -> list[Mirror]:
+    """Translate every theorem, and every bound definition against its implementation.
+
+    Each declaration is built under its own :class:`~mirror.guard.Guard`: an exception or a
+    stage running past ``statement_timeout`` seconds makes that declaration an ``error``
+    mirror (the time spent counts against its check later)."""
     table = BINDINGS if bindings is None else bindings
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
     mirrors: list[Mirror] = []
     for decl in extraction.declarations:
         if decl.kind == "theorem":
-            mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
-                                      "theorem"))
+            role = "theorem"
         elif decl.kind in ("def", "abbrev") and decl.name in bound:
-            mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
-                                      "conformance"))
+            role = "conformance"
+        else:
+            continue
+        guard = Guard(statement_timeout)
+        mirror = _translate(decl, Translator(declarations, bound, table=table), role, guard)
+        mirror.build_seconds = guard.elapsed
+        mirrors.append(mirror)
     for mirror in mirrors:
         mirror.table = table
     return mirrors
@@ -253,27 +306,43 @@ def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResul
 
 
 def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> StatementResult:
-    """Run one mirror and turn what it found into a :class:`StatementResult`."""
+    """Run one mirror and turn what it found into a :class:`StatementResult`.
+
+    The symbolic attempt and the property run are guarded: an exception, or running past the
+    statement's time limit (which the build already used part of), is an ``error`` row."""
     settings = settings or CheckSettings()
+    if mirror.status == "error":
+        return _error_result(mirror, mirror.failure, mirror.build_seconds)
     if mirror.status != "ready":
         return _result(mirror, mirror.status, reason=mirror.reason)
-    started = time.monotonic()
-    try:
-        return _check_ready(mirror, settings, started)
-    except Exception as exc:  # noqa: BLE001 - one statement must not stop a run
-        return _result(
-            mirror,
-            "inconclusive",
-            reason=f"leanmirror internal error while checking: {type(exc).__name__}: {exc}",
-            duration=round(time.monotonic() - started, 3),
-        )
-
-
-def _check_ready(mirror: Mirror, settings: CheckSettings, started: float) -> StatementResult:
+    guard = Guard(settings.statement_timeout, spent=mirror.build_seconds)
     symbolic = None
     if mirror.role == "theorem":
-        symbolic = settle_symbolically(mirror.unfolded or mirror.statement)
-    outcome = run_property(
+        symbolic = guard.call("symbolic settle", settle_symbolically,
+                              mirror.unfolded or mirror.statement)
+    outcome = guard.call("check", _run_checks, mirror, settings, guard)
+    if guard.failed:
+        return _error_result(mirror, guard.failure, guard.elapsed)
+    return _verdict(mirror, outcome, symbolic, guard.elapsed)
+
+
+def _error_result(mirror: Mirror, failure: Failure | None, elapsed: float) -> StatementResult:
+    return _result(
+        mirror,
+        "error",
+        reason=failure.describe() if failure else mirror.reason,
+        stage=failure.stage if failure else None,
+        duration=round(elapsed, 3),
+    )
+
+
+def _run_checks(mirror: Mirror, settings: CheckSettings, guard: Guard) -> Outcome:
+    remaining = guard.remaining()
+    budget = settings.time_budget
+    if remaining is not None:
+        # leave the property run a margin to finish its current example before the hard limit
+        budget = min(budget, 0.9 * remaining) if budget is not None else 0.9 * remaining
+    return run_property(
         mirror.load(),
         mirror.plan,
         name=mirror.name,
@@ -283,10 +352,14 @@ def _check_ready(mirror: Mirror, settings: CheckSettings, started: float) -> Sta
         sweep=settings.sweep,
         seed=settings.seed,
         database=settings.database,
-        time_budget=settings.time_budget,
+        time_budget=budget,
         max_reject_fraction=settings.max_reject_fraction,
         digest=mirror.source or "",
     )
+
+
+def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
+             elapsed: float) -> StatementResult:
     status = outcome.status
     method = outcome.method
     if mirror.plan and mirror.plan.get("domains"):
@@ -309,7 +382,7 @@ def _check_ready(mirror: Mirror, settings: CheckSettings, started: float) -> Sta
         counterexample=outcome.counterexample,
         reason=reason,
         method=method,
-        duration=round(time.monotonic() - started, 3),
+        duration=round(elapsed, 3),
     )
 
 
@@ -343,7 +416,8 @@ def run(
     project = Path(project)
     settings = settings or CheckSettings()
     extraction = extract_project(project, method)
-    mirrors = [m for m in build_mirrors(extraction) if _selected(m, select)]
+    mirrors = [m for m in build_mirrors(extraction, statement_timeout=settings.statement_timeout)
+               if _selected(m, select)]
     results = []
     for mirror in mirrors:
         result = check_mirror(mirror, settings)
@@ -367,10 +441,11 @@ def run(
     return RunResult(meta, results, list(extraction.diagnostics), mirrors)
 
 
-def show(project: Path, name: str, method: str = "auto") -> str:
+def show(project: Path, name: str, method: str = "auto",
+         statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT) -> str:
     """The statement, its sympy form and the generated NumPy source of one declaration."""
     extraction = extract_project(Path(project), method)
-    mirrors = build_mirrors(extraction)
+    mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
     matches = [m for m in mirrors if m.name == name or m.name.endswith("." + name)]
     if not matches:
         raise InvalidArgument(

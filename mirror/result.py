@@ -13,6 +13,7 @@ MIRROR_STATUSES = (
     "inconclusive",
     "untranslatable",
     "unbound",
+    "error",
 )
 
 
@@ -42,6 +43,9 @@ class StatementResult:
     bound_to: list[str] = field(default_factory=list)
     docstring: str | None = None
     duration: float = 0.0
+    #: For ``error`` rows: the stage leanmirror failed in (translate, plan, print, unfold,
+    #: symbolic settle, check).
+    stage: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

@@ -30,11 +30,21 @@ class OutOfDomain(LeanMirrorError, IndexError):
 
 @dataclass
 class Truth:
-    """A batched proposition value."""
+    """A batched proposition value.
+
+    ``sure`` says, per draw, whether the float64 truth value is beyond doubt: no relation
+    that decides it lies within the tolerance of its boundary. A draw that is not sure is
+    decided exactly before it counts (:mod:`mirror.exact`). ``None`` means sure everywhere
+    (boolean data, constants, the exact runtimes)."""
 
     ok: np.ndarray
     exact: np.ndarray
     err: np.ndarray
+    sure: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.sure is None:
+            self.sure = np.ones(np.shape(self.ok), dtype=bool)
 
 
 def _de_substitution(u: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -498,7 +508,8 @@ class NumpyRuntime:
         exact = (asymmetry == 0) & (smallest > 0)
         # within tolerance: symmetric and no eigenvalue below −tolerance (relative to ‖A‖)
         err = np.maximum(asymmetry, np.maximum(-smallest, 0.0))
-        return Truth(err <= self.tolerance, exact, err)
+        margin = np.where(asymmetry > 0, asymmetry, np.abs(smallest))
+        return Truth(err <= self.tolerance, exact, err, margin > self.tolerance)
 
     def eye(self, n):
         return self.batched(np.eye(self._uniform(n)))
@@ -557,24 +568,36 @@ class NumpyRuntime:
             flat = err.reshape(self.batch, -1)
             err = flat.max(axis=1) if flat.shape[1] else np.zeros(self.batch)
         exact = np.asarray(a == b).reshape(self.batch, -1).all(axis=1)
-        return Truth(err <= self.tolerance, exact, err)
+        return Truth(err <= self.tolerance, exact, err, self._sure(a, b, err))
+
+    def _sure(self, a: np.ndarray, b: np.ndarray, margin: np.ndarray) -> np.ndarray:
+        """Per draw: is a relation between ``a`` and ``b`` decided beyond the tolerance of its
+        boundary (``margin``: the relative distance to it)? Integer comparisons always are."""
+        if not (np.issubdtype(a.dtype, np.inexact) or np.issubdtype(b.dtype, np.inexact)
+                or a.dtype == object or b.dtype == object):
+            return np.ones(self.batch, dtype=bool)
+        return np.asarray(margin, dtype=float) > self.tolerance
 
     def ne(self, a, b) -> Truth:
         a, b = self._align(a, b)
         exact = np.asarray(a != b)
         exact = exact.reshape(self.batch, -1).any(axis=1) if exact.ndim > 1 else exact
-        return Truth(exact, exact, np.zeros(self.batch))
+        return Truth(exact, exact, np.zeros(self.batch), self.eq(a, b).sure)
 
     def _order(self, a, b, strict: bool) -> Truth:
+        """``a < b`` / ``a ≤ b``, decided on the float64 values: never within a tolerance (a
+        strict relation that holds with equality is false). Draws within the tolerance of the
+        boundary, on either side, are marked fragile and re-decided exactly."""
         a = self.batched(a)
         b = self.batched(b)
         with np.errstate(all="ignore"):
             gap = (a - b) / self._scale(a, b)
         exact = (a < b) if strict else (a <= b)
-        err = np.where(exact, 0.0, np.where(np.isnan(gap), np.inf, np.maximum(gap, 0.0)))
         if not (np.issubdtype(a.dtype, np.inexact) or np.issubdtype(b.dtype, np.inexact)):
-            return Truth(exact, exact, np.where(exact, 0.0, np.inf))  # integers: no tolerance
-        return Truth(exact | (err <= self.tolerance), exact, err)
+            return Truth(exact, exact, np.where(exact, 0.0, np.inf))  # integers: exact
+        sure = self._sure(a, b, np.where(np.isnan(gap), np.inf, np.abs(gap)))
+        err = np.where(exact, 0.0, np.where(np.isnan(gap), np.inf, np.maximum(gap, 0.0)))
+        return Truth(exact, exact, err, sure)
 
     def lt(self, a, b) -> Truth:
         return self._order(a, b, True)
@@ -585,43 +608,54 @@ class NumpyRuntime:
     def array_eq(self, a, b) -> Truth:
         return self.eq(a, b)
 
+    @staticmethod
+    def _junction(ts: tuple[Truth, ...], conjunction: bool) -> np.ndarray:
+        """Sureness of ``∧``/``∨``: one sure deciding part (a false conjunct, a true disjunct)
+        decides; otherwise every part must be sure."""
+        deciding = np.logical_or.reduce([t.sure & (t.ok != conjunction) for t in ts])
+        return deciding | np.logical_and.reduce([t.sure for t in ts])
+
     def and_(self, *ts: Truth) -> Truth:
         if not ts:
             return self.truth(True)
         ok = np.logical_and.reduce([t.ok for t in ts])
         exact = np.logical_and.reduce([t.exact for t in ts])
         err = np.maximum.reduce([t.err for t in ts])
-        return Truth(ok, exact, err)
+        return Truth(ok, exact, err, self._junction(ts, True))
 
     def or_(self, *ts: Truth) -> Truth:
         ok = np.logical_or.reduce([t.ok for t in ts])
         exact = np.logical_or.reduce([t.exact for t in ts])
         err = np.minimum.reduce([np.where(t.ok, t.err, np.inf) for t in ts])
         err = np.where(ok, err, np.minimum.reduce([t.err for t in ts]))
-        return Truth(ok, exact, err)
+        return Truth(ok, exact, err, self._junction(ts, False))
 
     def not_(self, t: Truth) -> Truth:
-        return Truth(~t.ok, ~t.exact, np.where(t.ok, np.inf, 0.0))
+        return Truth(~t.ok, ~t.exact, np.where(t.ok, np.inf, 0.0), t.sure)
 
     def implies(self, a: Truth, b: Truth) -> Truth:
-        return Truth(~a.ok | b.ok, ~a.exact | b.exact, np.where(a.ok, b.err, 0.0))
+        sure = (a.sure & ~a.ok) | (b.sure & b.ok) | (a.sure & b.sure)
+        return Truth(~a.ok | b.ok, ~a.exact | b.exact, np.where(a.ok, b.err, 0.0), sure)
 
     def iff(self, a: Truth, b: Truth) -> Truth:
         ok = a.ok == b.ok
         # only the sides that hold carry a numerical deviation
         err = np.maximum(np.where(a.ok, a.err, 0.0), np.where(b.ok, b.err, 0.0))
-        return Truth(ok, a.exact == b.exact, np.where(ok, err, np.inf))
+        return Truth(ok, a.exact == b.exact, np.where(ok, err, np.inf), a.sure & b.sure)
 
     def prop_ite(self, c: Truth, then: Callable, other: Callable) -> Truth:
         sel, p, q = self._branches(c, then, other)
         return Truth(
-            np.where(sel, p.ok, q.ok), np.where(sel, p.exact, q.exact), np.where(sel, p.err, q.err)
+            np.where(sel, p.ok, q.ok), np.where(sel, p.exact, q.exact), np.where(sel, p.err, q.err),
+            c.sure & np.where(sel, p.sure, q.sure),
         )
 
     def _quantify(self, body, lo, hi, universal: bool) -> Truth:
         lo, hi, start, stop = self._range(lo, hi)
         ok = np.full(self.batch, universal)
         exact = ok.copy()
+        all_sure = np.ones(self.batch, dtype=bool)
+        deciding = np.zeros(self.batch, dtype=bool)
         err = np.zeros(self.batch) if universal else np.full(self.batch, np.inf)
         for j in range(start, stop):
             mask = (lo <= j) & (j < hi)
@@ -632,6 +666,8 @@ class NumpyRuntime:
                 t = body(j)
             finally:
                 self._pop()
+            all_sure = np.where(mask, all_sure & t.sure, all_sure)
+            deciding = np.where(mask, deciding | (t.sure & (t.ok != universal)), deciding)
             if universal:
                 ok = np.where(mask, ok & t.ok, ok)
                 exact = np.where(mask, exact & t.exact, exact)
@@ -642,7 +678,7 @@ class NumpyRuntime:
                 err = np.where(mask, np.minimum(err, t.err), err)
         if not universal:
             err = np.where(ok, 0.0, err)
-        return Truth(ok, exact, err)
+        return Truth(ok, exact, err, deciding | all_sure)
 
     def forall_range(self, body, lo, hi) -> Truth:
         return self._quantify(body, lo, hi, True)
@@ -668,21 +704,41 @@ class NumpyRuntime:
 
 
 class MpRuntime(NumpyRuntime):
-    """The same operations in mpmath at ``digits`` decimal digits (object arrays, batch 1)."""
+    """The same operations in mpmath at ``digits`` decimal digits (object arrays, batch 1).
+
+    Two modes. With a ``tolerance`` (comparing a bound float64 implementation with its Lean
+    definition) relations hold within that relative tolerance. Without one (the default: the
+    exact decision of a statement, :mod:`mirror.exact`) a relation is decided on the
+    high-precision values with a *zero band* of ``10^-(digits - 15)`` relative to
+    ``max(1, |a|, |b|)``: differences inside it count as equality, a strict relation that
+    holds only inside it is false, and Lean's junk branches (``x / 0``, ``log 0``) take the
+    zero branch inside it. The caller re-evaluates at doubled precision until the decision is
+    stable, so a true difference of 1e-40 is seen as such at 100 digits.
+    """
 
     def __init__(
         self,
         nat_domain: int,
         digits: int = 50,
-        tolerance: float = 1e-30,
+        tolerance: float | None = None,
         bindings: dict[str, Callable] | None = None,
     ) -> None:
-        super().__init__(1, nat_domain, tolerance, bindings)
+        super().__init__(1, nat_domain, 0.0 if tolerance is None else tolerance, bindings)
         self.context = mpmath.mp.clone()
         self.context.dps = digits
         self.pi = self.context.pi
         self.I = self.context.mpc(0, 1)
-        self.tolerance = tolerance
+        self.exact_mode = tolerance is None
+        #: Below this magnitude a value is zero for Lean's junk branches (exact mode only).
+        self.band = self.context.mpf(10) ** -(digits - 15) if tolerance is None else 0
+        if self.exact_mode:
+            self.tolerance = self.band  # an mpf: 10^-785 does not underflow
+
+    def _is_zero(self, value) -> bool:
+        """``value = 0`` for a junk branch: exactly, or within the zero band in exact mode."""
+        if isinstance(value, (int, np.integer)) or not self.exact_mode:
+            return value == 0
+        return abs(value) <= self.band
 
     def lift(self, value) -> np.ndarray:
         """A float array as an object array of mp numbers."""
@@ -741,7 +797,8 @@ class MpRuntime(NumpyRuntime):
 
     def log(self, x):
         ctx = self.context
-        return self._map(lambda v: ctx.mpf(0) if v == 0 else ctx.log(abs(ctx.mpf(v))), x)
+        return self._map(lambda v: ctx.mpf(0) if self._is_zero(v) else ctx.log(abs(ctx.mpf(v))),
+                         x)
 
     def sqrt(self, x):
         ctx = self.context
@@ -751,7 +808,7 @@ class MpRuntime(NumpyRuntime):
         ctx = self.context
 
         def one(x, y):
-            if y == 0:
+            if self._is_zero(y):
                 return ctx.mpf(0)
             if isinstance(x, (int, np.integer)) and isinstance(y, (int, np.integer)):
                 return ctx.mpf(int(x)) / int(y)
@@ -770,11 +827,11 @@ class MpRuntime(NumpyRuntime):
         def one(a, b):
             a = ctx.mpf(a)
             b = ctx.mpf(b)
+            if self._is_zero(a):
+                return ctx.mpf(1) if b == 0 else ctx.mpf(0)
             if a > 0:
                 return ctx.exp(ctx.log(a) * b)
-            if a < 0:
-                return ctx.exp(ctx.log(-a) * b) * ctx.cos(b * ctx.pi)
-            return ctx.mpf(1) if b == 0 else ctx.mpf(0)
+            return ctx.exp(ctx.log(-a) * b) * ctx.cos(b * ctx.pi)
 
         return np.frompyfunc(one, 2, 1)(np.asarray(x, dtype=object), np.asarray(y, dtype=object))
 
@@ -842,7 +899,7 @@ class MpRuntime(NumpyRuntime):
         for b in range(a.shape[0]):
             size = a.shape[-1]
             matrix = ctx.matrix([[a[b, i, j] for j in range(size)] for i in range(size)])
-            if size and ctx.det(matrix) != 0:
+            if size and not self._is_zero(ctx.det(matrix)):
                 inverse = ctx.inverse(matrix)
                 for i in range(size):
                     for j in range(size):
@@ -873,6 +930,10 @@ class MpRuntime(NumpyRuntime):
                         for j in range(size)) / scale
         symmetric_part = (matrix + matrix.T) / 2
         smallest = min(ctx.eigsy(symmetric_part, eigvals_only=True)) / scale
+        if self.exact_mode:
+            exact = bool(asymmetry <= self.band and smallest > self.band)
+            err = float(max(asymmetry, max(-smallest, 0)))
+            return Truth(np.array([exact]), np.array([exact]), np.array([err]))
         exact = bool(asymmetry == 0 and smallest > 0)
         err = float(max(asymmetry, max(-smallest, 0)))
         return Truth(np.array([err <= self.tolerance]), np.array([exact]), np.array([err]))
@@ -907,21 +968,31 @@ class MpRuntime(NumpyRuntime):
             exact = False
             worst = max(worst, abs(x - y) / scale)  # norm-wise, as in NumpyRuntime.eq
         err = np.array([float(worst)])
-        return Truth(np.array([worst <= self.tolerance]), np.array([exact]), err)
+        ok = bool(worst <= self.tolerance)
+        return Truth(np.array([ok]), np.array([ok if self.exact_mode else exact]), err)
 
     def _order(self, a, b, strict: bool) -> Truth:
         x = self.batched(self._num(a)).reshape(-1)[0]
         y = self.batched(self._num(b)).reshape(-1)[0]
-        exact = bool(x < y) if strict else bool(x <= y)
         if isinstance(x, (int, np.integer)) and isinstance(y, (int, np.integer)):
+            exact = bool(x < y) if strict else bool(x <= y)
             return Truth(np.array([exact]), np.array([exact]),
                          np.array([0.0 if exact else np.inf]))
         scale = max(self.context.mpf(1), abs(x), abs(y))
         gap = (x - y) / scale
+        if self.exact_mode:
+            # a difference inside the zero band is an equality
+            exact = bool(gap < -self.tolerance) if strict else bool(gap <= self.tolerance)
+            err = 0.0 if exact else float(max(gap, 0))
+            return Truth(np.array([exact]), np.array([exact]), np.array([err]))
+        exact = bool(x < y) if strict else bool(x <= y)
         err = 0.0 if exact else float(max(gap, 0))
         return Truth(np.array([exact or err <= self.tolerance]), np.array([exact]), np.array([err]))
 
     def ne(self, a, b) -> Truth:
+        equal = self.eq(a, b)
+        if self.exact_mode:
+            return Truth(~equal.ok, ~equal.ok, np.zeros(1))
         a = self.batched(self._num(a)).reshape(-1)
         b = self.batched(self._num(b)).reshape(-1)
         exact = any(x != y for x, y in zip(a, b))

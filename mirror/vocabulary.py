@@ -172,10 +172,23 @@ def _expanded_terms(body, lo, hi) -> list | None:
     return [body(sp.Integer(j)) for j in range(lo_i, max(lo_i, hi_i))]
 
 
+def _explicit(body):
+    """``body`` as a ``Lambda`` node: sympy turns ``Lambda(j, j)`` into its argument-less
+    ``IdentityFunction``, on which ``evalf`` (asked by any sign query) fails; keep it a
+    ``Lambda`` with its variable."""
+    if isinstance(body, type(sp.S.IdentityFunction)):
+        index = sp.Dummy("j", integer=True)
+        return sp.Basic.__new__(sp.Lambda, sp.Tuple(index), index)
+    return body
+
+
 class _FinOp(sp.Function):
     """Base of sums/products over ``[lo, hi)`` of a one-argument ``Lambda``."""
 
     nargs = 3
+
+    def __new__(cls, body, lo, hi, **options):
+        return super().__new__(cls, _explicit(body), lo, hi, **options)
 
     @classmethod
     def eval(cls, body, lo, hi):

@@ -70,7 +70,34 @@ def test_masked_sums_use_each_draws_own_bounds():
     assert list(total) == [0, 3, 15]
 
 
-def test_integer_comparisons_have_no_tolerance():
+def test_integer_comparisons_are_exact_and_sure():
     rt = NumpyRuntime(1, 8)
-    assert not rt.lt(np.array([3]), np.array([3])).ok[0]
-    assert rt.lt(np.array([1.0]), np.array([1.0 - 1e-15])).ok[0]  # floats: within tolerance
+    truth = rt.lt(np.array([3]), np.array([3]))
+    assert not truth.ok[0] and truth.sure[0]
+
+
+def test_order_relations_never_hold_within_a_tolerance():
+    rt = NumpyRuntime(2, 8)
+    truth = rt.lt(np.array([1.0, 1.0]), np.array([1.0 - 1e-15, 2.0]))
+    assert list(truth.ok) == [False, True]
+    # the close call is left to the exact decision; the clear one is not
+    assert list(truth.sure) == [False, True]
+    equal = rt.le(np.array([1.0, 1.0]), np.array([1.0, 1.0 + 1e-15]))
+    assert list(equal.ok) == [True, True] and not equal.sure.any()
+
+
+def test_equations_that_hold_in_float_are_never_sure():
+    rt = NumpyRuntime(2, 8)
+    truth = rt.eq(np.array([1.0, 1.0]), np.array([1.0, 3.0]))
+    assert list(truth.ok) == [True, False]
+    assert list(truth.sure) == [False, True]
+
+
+def test_sureness_of_connectives_follows_the_deciding_part():
+    rt = NumpyRuntime(1, 8)
+    unsure_true = rt.eq(np.array([1.0]), np.array([1.0]))
+    sure_false = rt.lt(np.array([2.0]), np.array([1.0]))
+    assert rt.and_(unsure_true, sure_false).sure[0]  # the false conjunct decides
+    assert not rt.or_(unsure_true, sure_false).sure[0]
+    assert rt.implies(sure_false, unsure_true).sure[0]  # a false premise decides
+    assert not rt.not_(unsure_true).sure[0]
