@@ -31,6 +31,7 @@ from bridge.errors import (
     ToolchainFailure,
     ToolchainNotFound,
 )
+from mirror.guard import DEFAULT_STATEMENT_TIMEOUT
 
 #: File names that mark a Lake project root.
 LAKEFILES = ("lakefile.toml", "lakefile.lean")
@@ -186,7 +187,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
     from mirror.pipeline import show
 
-    print(show(project, args.name, method=args.method))
+    print(show(project, args.name, method=args.method, statement_timeout=args.statement_timeout))
     return EXIT_OK
 
 
@@ -208,7 +209,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from mirror.pipeline import CheckSettings, run
     from mirror.report import write_report
 
-    settings = CheckSettings(seed=args.seed)
+    settings = CheckSettings(seed=args.seed, statement_timeout=args.statement_timeout)
     if args.examples is not None:
         settings.max_examples = args.examples
     bar, advance = _progress_bar("report")
@@ -226,7 +227,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
     from mirror.generator import generate
 
-    result = generate(project, Path(args.out), check=args.check, method=args.method)
+    result = generate(project, Path(args.out), check=args.check, method=args.method,
+                      statement_timeout=args.statement_timeout)
     if args.check:
         if result.stale:
             for path in result.stale:
@@ -260,6 +262,7 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         method=args.method,
         seed=args.seed,
+        statement_timeout=args.statement_timeout,
     )
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
     print(
@@ -378,6 +381,17 @@ def _add_project(parser: argparse.ArgumentParser, method: bool = True) -> None:
         )
 
 
+def _add_statement_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--statement-timeout",
+        metavar="SECONDS",
+        type=_positive_float,
+        default=DEFAULT_STATEMENT_TIMEOUT,
+        help="wall-clock limit per statement; past it the statement is an `error` row "
+        f"(\"timed out in <stage>\") and the run goes on (default: {DEFAULT_STATEMENT_TIMEOUT:g})",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand and its help."""
     from mirror import __version__
@@ -427,6 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", metavar="NAME", help="declaration name (full or its last component)")
     _add_project(p)
+    _add_statement_timeout(p)
     p.set_defaults(handler=_cmd_show)
 
     p = sub.add_parser(
@@ -442,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement (default: 200)"
     )
     p.add_argument("--seed", metavar="SEED", type=int, default=0, help="random seed (default: 0)")
+    _add_statement_timeout(p)
     p.set_defaults(handler=_cmd_report)
 
     p = sub.add_parser(
@@ -454,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_project(p)
     p.add_argument("--out", metavar="DIR", default="mirrors", help="output directory (default: mirrors/)")
     p.add_argument("--check", action="store_true", help="compare only; exit 1 when files are stale")
+    _add_statement_timeout(p)
     p.set_defaults(handler=_cmd_generate)
 
     p = sub.add_parser(
@@ -487,6 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", metavar="SEED", type=int, default=0, help="random seed (default: 0)")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_statement_timeout(p)
     p.set_defaults(handler=_cmd_fuzz)
 
     p = sub.add_parser(

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from bridge.errors import InvalidArgument, LeanMirrorError
 from mirror.fileio import append_jsonl, read_jsonl
+from mirror.guard import DEFAULT_STATEMENT_TIMEOUT
 from mirror.result import StatementResult
 
 #: Examples per statement when only a time budget is given (the budget ends the run).
@@ -135,8 +136,8 @@ def check_task(payload: tuple[Any, str, str, str, Any]) -> dict[str, Any]:
     """Check one statement (worker side); returns ``StatementResult.to_json()``.
 
     ``payload`` is ``(mirror or None, project, method, name, settings)``; without a mirror
-    the worker rebuilds it from the project. Failures become an ``inconclusive`` result
-    with the error as the reason, so one broken statement never ends a session.
+    the worker rebuilds it from the project. Failures become an ``error`` result with the
+    exception as the reason, so one broken statement never ends a session.
     """
     mirror, project, method, name, settings = payload
     started = time.perf_counter()
@@ -156,8 +157,9 @@ def check_task(payload: tuple[Any, str, str, str, Any]) -> dict[str, Any]:
             module=getattr(declaration, "module", ""),
             kind=getattr(declaration, "kind", "theorem"),
             lean_status=getattr(declaration, "lean_status", "unchecked"),
-            mirror_status="inconclusive",
-            reason=f"check failed: {type(exc).__name__}: {exc}",
+            mirror_status="error",
+            reason=f"leanmirror error in check: {type(exc).__name__}: {exc}",
+            stage="check",
             statement=getattr(declaration, "statement_text", ""),
             duration=time.perf_counter() - started,
         )
@@ -296,6 +298,7 @@ def run_session(
     method: str = "auto",
     seed: int = 0,
     mirrors: Sequence[Any] | None = None,
+    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT,
 ) -> SessionSummary:
     """Fuzz the mirrored statements of ``project``; see the module docstring.
 
@@ -324,12 +327,13 @@ def run_session(
         from bridge.extraction import extract
         from mirror.pipeline import build_mirrors
 
-        mirrors = build_mirrors(extract(project, method=method))
+        mirrors = build_mirrors(extract(project, method=method),
+                                statement_timeout=statement_timeout)
     chosen = select_mirrors(list(mirrors), select)
     if not chosen:
         raise FuzzError(f"project {str(project)!r} has no mirrored statements to fuzz")
 
-    settings = CheckSettings(database=db_path, seed=seed)
+    settings = CheckSettings(database=db_path, seed=seed, statement_timeout=statement_timeout)
     if examples is not None:
         settings = replace(settings, max_examples=examples)
     elif time_budget is not None:

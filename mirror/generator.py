@@ -411,6 +411,7 @@ def generate(
     check: bool = False,
     *,
     method: str = "auto",
+    statement_timeout: float | None = None,
 ) -> GenerateResult:
     """Generate the mirrors of ``project`` into ``out_dir`` (see the module docstring).
 
@@ -421,7 +422,8 @@ def generate(
     from mirror.pipeline import build_mirrors
 
     extraction = extract(Path(project), method=method)
-    return sync_files(render_modules(build_mirrors(extraction)), out_dir, check=check)
+    mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
+    return sync_files(render_modules(mirrors), out_dir, check=check)
 
 
 __all__ = [

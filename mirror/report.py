@@ -40,6 +40,7 @@ _MIRROR_COLORS = {
     "inconclusive": "#f59f00",
     "untranslatable": "#868e96",
     "unbound": "#c0c6cc",
+    "error": "#862e9c",
     NO_MIRROR: "#e9ecef",
 }
 _LEAN_COLORS = {

@@ -1,0 +1,112 @@
+"""Isolation: one statement's failure or runaway is that statement's `error` row."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from mirror import pipeline
+from mirror.guard import Guard
+from mirror.pipeline import CheckSettings, build_mirrors, run
+from mirror.report import write_report
+from mirror.translation import Translator
+
+ROOT = Path(__file__).resolve().parents[2]
+PLANTED = ROOT / "tests" / "fixtures" / "projects" / "planted"
+FAST = CheckSettings(max_examples=20, sweep=32)
+
+
+def _spin() -> None:
+    x = sp.Symbol("x")
+    while True:  # pure-Python sympy work that never ends
+        sp.expand((x + 1) ** 30)
+
+
+def test_an_exception_becomes_a_failure_naming_stage_type_and_message():
+    guard = Guard(timeout=None)
+    assert guard.call("translate", lambda: 1 / 0) is None
+    assert guard.failure.stage == "translate"
+    assert guard.failure.kind == "ZeroDivisionError"
+    assert "division by zero" in guard.failure.message
+    assert guard.call("plan", lambda: 1) is None  # nothing runs after a failure
+
+
+def test_the_time_limit_is_enforced_inside_sympy_work():
+    guard = Guard(timeout=0.3)
+    started = time.monotonic()
+    assert guard.call("symbolic settle", _spin) is None
+    assert time.monotonic() - started < 5
+    assert guard.failure.timed_out
+    assert guard.failure.describe() == "leanmirror error: timed out in symbolic settle (limit 0.3 s)"
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # no alarm left behind
+
+
+def test_a_guard_inside_a_stage_keeps_the_outer_alarm():
+    outer = Guard(timeout=30)
+
+    def stage() -> float:
+        inner = Guard(timeout=0.2)
+        inner.call("simplify", _spin)
+        assert inner.failure.timed_out
+        return signal.getitimer(signal.ITIMER_REAL)[0]
+
+    left = outer.call("symbolic settle", stage)
+    assert outer.failure is None
+    assert 25 < left <= 30
+
+
+def test_a_statement_that_raises_is_an_error_row_and_the_run_goes_on(monkeypatch, tmp_path):
+    real = Translator.translate_statement
+
+    def broken(self, decl):
+        if decl.name.endswith("sq_eq_self"):
+            raise IndexError("tuple index out of range")
+        return real(self, decl)
+
+    monkeypatch.setattr(Translator, "translate_statement", broken)
+    result = run(PLANTED, method="scanner", settings=FAST)
+    rows = {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    assert len(rows) == 12
+    failed = rows["sq_eq_self"]
+    assert failed.mirror_status == "error"
+    assert failed.stage == "translate"
+    assert failed.reason == "leanmirror error in translate: IndexError: tuple index out of range"
+    assert rows["natPred_succ"].mirror_status == "refuted"  # the others are still decided
+
+    written = write_report(tmp_path, result)
+    data = json.loads(Path(written["json"]).read_text(encoding="utf-8"))
+    assert data["summary"]["totals"]["mirror"]["error"] == 1
+    markdown = Path(written["md"]).read_text(encoding="utf-8")
+    assert "leanmirror error in translate: IndexError" in markdown
+    html = Path(written["html"]).read_text(encoding="utf-8")
+    assert "leanmirror failed in translate" in html
+
+
+def test_a_runaway_check_times_out_as_an_error_row(monkeypatch):
+    mirrors = {m.name: m for m in build_mirrors(pipeline.extract_project(PLANTED, "scanner"))}
+    monkeypatch.setattr(pipeline, "settle_symbolically", lambda statement: _spin())
+    settings = CheckSettings(max_examples=5, sweep=0, statement_timeout=0.5)
+    result = pipeline.check_mirror(mirrors["Planted.sq_nonneg'"], settings)
+    assert result.mirror_status == "error"
+    assert result.reason == "leanmirror error: timed out in symbolic settle (limit 0.5 s)"
+
+
+def test_a_translation_that_never_ends_times_out_while_building(monkeypatch):
+    monkeypatch.setattr(Translator, "translate_statement", lambda self, decl: _spin())
+    extraction = pipeline.extract_project(PLANTED, "scanner")
+    started = time.monotonic()
+    mirrors = build_mirrors(extraction, statement_timeout=0.1)
+    assert time.monotonic() - started < 30
+    theorems = [m for m in mirrors if m.role == "theorem"]
+    assert theorems and all(m.status == "error" for m in theorems)
+    assert theorems[0].reason == "leanmirror error: timed out in translate (limit 0.1 s)"
+
+
+def test_guard_rejects_a_nonpositive_timeout():
+    with pytest.raises(ValueError, match="timeout=0: expected a positive number"):
+        Guard(timeout=0)

@@ -1,0 +1,67 @@
+"""Verdicts are claims: each statement of the verdict-trap fixture gets the right one.
+
+The fixture (`tests/fixtures/projects/verdicts`) holds ordinary statements on which leanmirror
+once crashed or answered wrongly; its docstrings say why each verdict is right.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mirror.pipeline import CheckSettings, run
+
+ROOT = Path(__file__).resolve().parents[2]
+VERDICTS = ROOT / "tests" / "fixtures" / "projects" / "verdicts"
+FAST = CheckSettings(max_examples=60, sweep=128)
+
+PROVED_OR_TESTED = ("symbolic", "tested")
+
+
+@pytest.fixture(scope="module")
+def verdicts():
+    result = run(VERDICTS, method="scanner", settings=FAST)
+    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("gauss_sum", PROVED_OR_TESTED),
+        ("exp_sum_pos", PROVED_OR_TESTED),
+        ("exp_sum_lt_succ", PROVED_OR_TESTED),
+        ("distrib_strict", ("refuted",)),
+        ("big_cancel", PROVED_OR_TESTED),
+        ("rpow_congr", PROVED_OR_TESTED),
+        ("primes_differ", PROVED_OR_TESTED),
+        ("nnreal_sub_add", ("refuted",)),
+        ("nnreal_nonneg", PROVED_OR_TESTED),
+        ("nnreal_sub_eq_zero", PROVED_OR_TESTED),
+        ("tan_pi_div_two'", PROVED_OR_TESTED),
+        ("exp_mul_exp_neg", PROVED_OR_TESTED),
+        ("sin_sq_add_cos_sq_lt", ("refuted",)),
+        ("exp_neg_hundred", ("refuted",)),
+    ],
+)
+def test_each_trap_gets_the_right_verdict(verdicts, name, expected):
+    result = verdicts[name]
+    assert result.mirror_status in expected, (result.mirror_status, result.reason,
+                                              result.counterexample, result.method)
+
+
+def test_every_theorem_has_a_row_and_none_is_an_error(verdicts):
+    assert len(verdicts) == 14
+    errors = {n: r.reason for n, r in verdicts.items() if r.mirror_status == "error"}
+    assert errors == {}
+
+
+def test_a_strict_relation_that_holds_with_equality_is_refuted_exactly(verdicts):
+    result = verdicts["distrib_strict"]
+    assert "exact rational arithmetic" in result.reason
+    x, y, z = (result.counterexample[k] for k in ("x", "y", "z"))
+    assert (x + y) * z == x * z + y * z
+
+
+def test_transcendental_counterexamples_are_decided_at_rising_precision(verdicts):
+    assert "mpmath at" in verdicts["sin_sq_add_cos_sq_lt"].reason
