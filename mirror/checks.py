@@ -406,13 +406,14 @@ _FAITHFUL_FUNCTIONS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs
                        sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.re, sp.im)
 
 
-def settle_symbolically(statement) -> str | None:
+def settle_symbolically(statement, time_limit: float | None = None) -> str | None:
     """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
 
     sympy reasons over ℝ and ℂ, so a statement is only settled when every node of its
     translation means in sympy what it means in Lean (:func:`faithful`): Lean's junk values
     live in opaque functions (``LeanDiv``, ``NatSub``, ``LeanLog``…) that sympy cannot
-    simplify away. Each sympy call is bounded by :data:`SYMBOLIC_LIMIT` seconds."""
+    simplify away. The attempt is bounded by :data:`SYMBOLIC_LIMIT` seconds, or by
+    ``time_limit`` when that is shorter."""
     if statement.hypotheses:
         return None
     concl = statement.conclusion
@@ -422,7 +423,8 @@ def settle_symbolically(statement) -> str | None:
         return "sympy: the statement evaluates to True exactly"
     if concl is sp.false:
         return None
-    guard = Guard(SYMBOLIC_LIMIT)
+    guard = Guard(SYMBOLIC_LIMIT if time_limit is None else max(min(time_limit, SYMBOLIC_LIMIT),
+                                                                 1e-3))
     if not statement.variables:
         value = guard.call("doit", lambda: concl.doit() if hasattr(concl, "doit") else concl)
         if value is sp.true and faithful(value):

@@ -488,9 +488,10 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         help="statements by full or short name, or whole modules (default: all)",
     )
-    budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement")
-    budget.add_argument("--time", metavar="SECONDS", type=_positive_float, help="wall-clock budget of the session")
+    p.add_argument("--examples", metavar="N", type=_positive_int,
+                   help="examples per statement (with --time: whichever ends first)")
+    p.add_argument("--time", metavar="SECONDS", type=_positive_float,
+                   help="wall-clock budget of the session, spent in rounds over the statements")
     p.add_argument("--jobs", metavar="N", type=_positive_int, help="worker processes (default: all cores)")
     p.add_argument("--log", metavar="FILE", help="JSON-lines results log (default: PROJECT/.leanmirror/fuzz.jsonl)")
     p.add_argument(

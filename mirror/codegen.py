@@ -160,7 +160,10 @@ class PropertyPrinter(Printer):
         return self.names[expr]
 
     def _print_Integer(self, expr):
-        return str(int(expr))
+        value = int(expr)
+        if abs(value) >= 2 ** 53:  # beyond float64's integers: the runtime decides its type
+            return f"rt.integer({str(value)!r})"
+        return str(value)
 
     _print_Zero = _print_One = _print_NegativeOne = _print_Integer
 

@@ -110,6 +110,9 @@ class RationalRuntime(MpRuntime):
     def number(self, text: str):
         return Fraction(text)
 
+    def integer(self, text: str):
+        return int(text)
+
     def div(self, a, b):
         def one(x, y):
             if y == 0:

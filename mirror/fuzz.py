@@ -13,9 +13,13 @@ Log records (one JSON object per line)::
 
     {"event": "session-start", "session": ID, "time": ISO, "project": …, "backend": …,
      "statements": N, "settings": {…}}
-    {"event": "result", "session": ID, "time": ISO, "result": StatementResult.to_json()}
+    {"event": "result", "session": ID, "time": ISO, "round": R,
+     "result": StatementResult.to_json()}          (one per round of one statement)
     {"event": "session-end", "session": ID, "time": ISO, "done": K, "examples": E,
-     "failures": [names], "stopped": null | "time budget" | "interrupted"}
+     "failures": [names], "stopped": null | "time budget" | "interrupted", "not_run": […]}
+
+A time-budgeted session runs in rounds (:class:`_Campaign`); :func:`read_session_log` and
+the session summary merge a statement's rounds (:func:`merge_rounds`).
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ import hashlib
 import multiprocessing
 import os
 import pickle
+import queue
 import signal
 import time
 import uuid
+from collections import deque
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -195,93 +201,242 @@ def _settings_json(settings: Any) -> dict[str, Any]:
     return {k: (str(v) if isinstance(v, Path) else v) for k, v in data.items()}
 
 
-def _run_local(
-    payloads: list[tuple],
-    jobs: int,
-    on_result: Callable[[dict[str, Any]], None],
-    deadline: float | None,
-) -> str | None:
-    """Run the payloads on a spawn-context process pool; returns why it stopped early."""
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(processes=jobs, initializer=_ignore_sigint)
-    stopped: str | None = None
-    try:
-        iterator = pool.imap_unordered(check_task, payloads)
-        remaining = len(payloads)
-        while remaining:
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                data = iterator.next(timeout=timeout)
-            except multiprocessing.TimeoutError:
-                stopped = "time budget"
-                break
-            remaining -= 1
-            on_result(data)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        pool.join()
-        raise
-    if stopped:
-        pool.terminate()
-    pool.join()
-    return stopped
+class _LocalExecutor:
+    """A spawn-context process pool kept for the whole session; results arrive in a queue."""
 
+    def __init__(self, jobs: int) -> None:
+        self._results: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._pool = multiprocessing.get_context("spawn").Pool(processes=jobs,
+                                                               initializer=_ignore_sigint)
 
-def _run_ray(
-    payloads: list[tuple],
-    address: str,
-    jobs: int,
-    on_result: Callable[[dict[str, Any]], None],
-    deadline: float | None,
-) -> str | None:
-    """Run the payloads as Ray tasks (``address`` or ``"local"``); results as they finish."""
-    try:
-        import ray
-    except ImportError:
-        raise FuzzError(
-            "--ray needs the optional dependency ray; install it with "
-            "pip install 'leanmirror[ray]'"
-        ) from None
-    started_here = False
-    if not ray.is_initialized():
-        repo_root = str(Path(__file__).resolve().parent.parent)
-        python_path = os.pathsep.join(p for p in (repo_root, os.environ.get("PYTHONPATH")) if p)
-        runtime_env = {"env_vars": {"PYTHONPATH": python_path}}
+    def submit(self, payload: tuple) -> None:
+        self._pool.apply_async(check_task, (payload,),
+                               callback=lambda data: self._results.put(("ok", data)),
+                               error_callback=lambda exc: self._results.put(("err", exc)))
+
+    def next(self, timeout: float | None) -> dict[str, Any] | None:
         try:
-            if address == "local":
-                ray.init(
-                    num_cpus=jobs,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    runtime_env=runtime_env,
-                )
-            else:
-                ray.init(address=address, log_to_driver=False, runtime_env=runtime_env)
-        except Exception as exc:
+            kind, value = self._results.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if kind == "err":
+            raise value
+        return value
+
+    def close(self, finished: bool) -> None:
+        if finished:
+            self._pool.close()
+        else:
+            self._pool.terminate()
+        self._pool.join()
+
+
+class _RayExecutor:
+    """Statements as Ray tasks on the cluster at ``address`` (or a local instance)."""
+
+    def __init__(self, address: str, jobs: int) -> None:
+        try:
+            import ray
+        except ImportError:
             raise FuzzError(
-                f"--ray {address}: cannot connect to a Ray cluster ({exc}); pass the address "
-                "of a running cluster (ray status prints it) or --ray local"
+                "--ray needs the optional dependency ray; install it with "
+                "pip install 'leanmirror[ray]'"
             ) from None
-        started_here = True
-    stopped: str | None = None
-    try:
-        task = ray.remote(num_cpus=1, max_retries=1)(check_task)
-        pending = [task.remote(payload) for payload in payloads]
-        while pending:
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            done, pending = ray.wait(pending, num_returns=1, timeout=timeout)
-            for ref in done:
-                on_result(ray.get(ref))
-            if deadline is not None and time.monotonic() >= deadline and pending:
-                stopped = "time budget"
-                for ref in pending:
-                    ray.cancel(ref, force=True)
+        self.ray = ray
+        self.started_here = False
+        if not ray.is_initialized():
+            repo_root = str(Path(__file__).resolve().parent.parent)
+            python_path = os.pathsep.join(p for p in (repo_root, os.environ.get("PYTHONPATH"))
+                                          if p)
+            runtime_env = {"env_vars": {"PYTHONPATH": python_path}}
+            try:
+                if address == "local":
+                    ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
+                             runtime_env=runtime_env)
+                else:
+                    ray.init(address=address, log_to_driver=False, runtime_env=runtime_env)
+            except Exception as exc:
+                raise FuzzError(
+                    f"--ray {address}: cannot connect to a Ray cluster ({exc}); pass the "
+                    "address of a running cluster (ray status prints it) or --ray local"
+                ) from None
+            self.started_here = True
+        self.task = ray.remote(num_cpus=1, max_retries=1)(check_task)
+        self.pending: list = []
+
+    def submit(self, payload: tuple) -> None:
+        self.pending.append(self.task.remote(payload))
+
+    def next(self, timeout: float | None) -> dict[str, Any] | None:
+        done, self.pending = self.ray.wait(self.pending, num_returns=1, timeout=timeout)
+        return self.ray.get(done[0]) if done else None
+
+    def close(self, finished: bool) -> None:
+        for ref in self.pending:
+            self.ray.cancel(ref, force=True)
+        if self.started_here:
+            self.ray.shutdown()
+
+
+#: Statuses after which more rounds cannot change a statement's verdict.
+SETTLED = frozenset({"symbolic", "refuted", "untranslatable", "unbound", "error"})
+#: Longest time one round of one statement takes in a time-budgeted session, in seconds.
+ROUND_MAX = 20.0
+#: Shortest round worth starting, in seconds.
+ROUND_MIN = 0.3
+#: Seconds the session waits after its budget for rounds already running (their examples
+#: count); each round honours its own slice, so they end within it.
+GRACE = 5.0
+
+
+def merge_rounds(previous: StatementResult | None, new: StatementResult) -> StatementResult:
+    """One statement's result over its rounds: examples add up, the largest error is kept,
+    a refutation or an error is final, and inconclusiveness is re-judged on the totals."""
+    if previous is None:
+        return new
+    if previous.mirror_status in SETTLED:
+        return previous
+    merged = replace(new, examples=previous.examples + new.examples,
+                     rejected=previous.rejected + new.rejected,
+                     duration=round(previous.duration + new.duration, 3))
+    merged.max_error = max((e for e in (previous.max_error, new.max_error) if e is not None),
+                           default=None)
+    if new.mirror_status in SETTLED:
+        return merged
+    float_only = [r for r in (previous, new) if r.mirror_status == "inconclusive"
+                  and r.reason and "float64 mismatch" in r.reason]
+    if float_only:
+        kept = float_only[-1]
+        return replace(merged, mirror_status="inconclusive", reason=kept.reason,
+                       counterexample=kept.counterexample)
+    total = merged.examples + merged.rejected
+    if merged.examples and merged.rejected <= 0.5 * total:
+        return replace(merged, mirror_status="tested", reason=None)
+    return replace(merged, mirror_status="inconclusive", reason=(
+        f"{merged.rejected} of {total} draws rejected by the hypotheses or outside the "
+        "sampled domain"))
+
+
+@dataclass
+class _Campaign:
+    """The round-robin schedule of a session: every statement gets a first round before any
+    gets a second; settled statements leave the rotation."""
+
+    names: list[str]
+    jobs: int
+    deadline: float | None
+    examples: int | None
+    #: Seconds one round of one statement may take (``None``: example budget only).
+    slice: float | None
+    merged: dict[str, StatementResult] = field(default_factory=dict)
+    rounds: dict[str, int] = field(default_factory=dict)
+    queue: deque = field(default_factory=deque)
+
+    def __post_init__(self) -> None:
+        self.queue.extend(self.names)
+
+    def next_slice(self) -> float | None:
+        """The time budget of the next round (``None``: examples only; 0: too late)."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        return min(self.slice or left, left) if left >= ROUND_MIN else 0.0
+
+    def wants_more(self, name: str) -> bool:
+        result = self.merged.get(name)
+        if result is None:
+            return True
+        if self.deadline is None or result.mirror_status in SETTLED:
+            return False
+        if self.examples is not None and result.examples >= self.examples:
+            return False
+        return time.monotonic() < self.deadline - ROUND_MIN
+
+    def examples_left(self, name: str) -> int | None:
+        if self.examples is None:
+            return None
+        done = self.merged.get(name)
+        return max(1, self.examples - (done.examples if done else 0))
+
+
+def _round_slice(time_budget: float | None, jobs: int, statements: int) -> float | None:
+    """A round's length: the budget spread so that the first round of every statement takes
+    about a third of it, within ``[ROUND_MIN, ROUND_MAX]``."""
+    if time_budget is None:
+        return None
+    return max(ROUND_MIN, min(ROUND_MAX, time_budget * min(jobs, statements) / (3 * statements)))
+
+
+def _drive(campaign: _Campaign, executor: Any, payloads: dict[str, tuple],
+           in_flight: dict[str, int], on_result: Callable, progress_bar: Any,
+           seed: int) -> str | None:
+    """Keep every worker busy with rounds until the budget ends; why it stopped early."""
+    while True:
+        while len(in_flight) < campaign.jobs and campaign.queue:
+            round_slice = campaign.next_slice()
+            if round_slice is not None and round_slice <= 0:
                 break
-    finally:
-        if started_here:
-            ray.shutdown()
-    return stopped
+            name = campaign.queue.popleft()
+            round_no = campaign.rounds.get(name, 0) + 1
+            campaign.rounds[name] = round_no
+            mirror, project, method, _, settings = payloads[name]
+            # a later round does not repeat the symbolic attempt that left it in the rotation
+            own = replace(settings, seed=seed + round_no - 1, time_budget=round_slice,
+                          symbolic=round_no == 1)
+            left = campaign.examples_left(name)
+            if left is not None:
+                own = replace(own, max_examples=left)
+            executor.submit((mirror, project, method, name, own))
+            in_flight[name] = round_no
+            if progress_bar is not None:
+                progress_bar.working(name)
+        if not in_flight:
+            break
+        wait = None
+        if campaign.deadline is not None:
+            wait = max(0.0, campaign.deadline + GRACE - time.monotonic())
+        data = executor.next(wait)
+        if data is None:
+            return "time budget"
+        name = data["name"]
+        on_result(data, name, in_flight.pop(name))
+        if campaign.wants_more(name):
+            campaign.queue.append(name)
+    if any(n not in campaign.merged for n in campaign.names):
+        return "time budget"
+    return None
+
+
+class _Progress:
+    """The session's progress bar: statements with a first result, examples/s, refutations
+    and the statement last sent to a worker."""
+
+    def __init__(self, total: int, start: float) -> None:
+        from tqdm import tqdm
+
+        self.start = start
+        self.bar = tqdm(total=total, desc="fuzz", unit="stmt", dynamic_ncols=True)
+        self.current = ""
+        self.examples = 0
+        self.refuted = 0
+
+    def working(self, name: str) -> None:
+        self.current = name
+        self._postfix()
+
+    def update(self, first: bool, examples: int, refuted: int) -> None:
+        self.examples, self.refuted = examples, refuted
+        if first:
+            self.bar.update(1)
+        self._postfix()
+
+    def _postfix(self) -> None:
+        rate = self.examples / max(time.monotonic() - self.start, 1e-9)
+        self.bar.set_postfix_str(f"{rate:,.0f} ex/s, {self.refuted} refuted, "
+                                 f"now {self.current[-40:]}")
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def run_session(
@@ -302,10 +457,12 @@ def run_session(
 ) -> SessionSummary:
     """Fuzz the mirrored statements of ``project``; see the module docstring.
 
-    ``examples`` is the Hypothesis budget per statement; ``time_budget`` (seconds) bounds
-    the whole session (each statement gets its share, and statements not started when it
-    runs out are reported as not run). ``jobs`` defaults to all local cores. ``ray`` is a
-    cluster address or ``"local"``. ``mirrors`` (already built) skips the extraction.
+    ``examples`` is the example budget per statement; ``time_budget`` (seconds) bounds the
+    whole session: statements are checked in rounds (every statement gets a first round
+    before any gets a second, each round honours its time slice inside the statement's run,
+    settled statements leave the rotation) until it runs out. Both may be given; whichever
+    ends first ends a statement. ``jobs`` defaults to all local cores. ``ray`` is a cluster
+    address or ``"local"``. ``mirrors`` (already built) skips the extraction.
     """
     if examples is not None and (isinstance(examples, bool) or not isinstance(examples, int) or examples <= 0):
         raise InvalidArgument(f"examples: got {examples!r}; expected a positive integer")
@@ -333,14 +490,10 @@ def run_session(
     if not chosen:
         raise FuzzError(f"project {str(project)!r} has no mirrored statements to fuzz")
 
-    settings = CheckSettings(database=db_path, seed=seed, statement_timeout=statement_timeout)
-    if examples is not None:
-        settings = replace(settings, max_examples=examples)
-    elif time_budget is not None:
-        settings = replace(settings, max_examples=UNBOUNDED_EXAMPLES)
-    if time_budget is not None:
-        share = time_budget * min(jobs, len(chosen)) / len(chosen)
-        settings = replace(settings, time_budget=max(share, 0.5))
+    settings = CheckSettings(
+        database=db_path, seed=seed, statement_timeout=statement_timeout,
+        max_examples=examples if examples is not None else (
+            UNBOUNDED_EXAMPLES if time_budget is not None else CheckSettings.max_examples))
     db_path.mkdir(parents=True, exist_ok=True)
 
     backend = "ray" if ray else "local"
@@ -363,47 +516,51 @@ def run_session(
             "statements": len(chosen),
             "names": [m.name for m in chosen],
             "settings": _settings_json(settings),
+            "time_budget": time_budget,
+            "examples": examples,
         },
     )
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(chosen), desc="fuzz", unit="stmt", dynamic_ncols=True)
-        bar.set_postfix(examples=0, failures=0)
-
-    def on_result(data: dict[str, Any]) -> None:
-        result = StatementResult.from_json(data)
-        append_jsonl(
-            log_path,
-            {"event": "result", "session": summary.session, "time": _now(), "result": data},
-        )
-        summary.results.append(result)
-        summary.done += 1
-        summary.examples += result.examples
-        status = result.mirror_status or "none"
-        summary.statuses[status] = summary.statuses.get(status, 0) + 1
-        if result.mirror_status == "refuted":
-            summary.failures.append(result.name)
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix(examples=summary.examples, failures=len(summary.failures))
-
     start = time.monotonic()
-    deadline = None if time_budget is None else start + time_budget
-    payloads = _payloads(chosen, project, method, settings)
+    campaign = _Campaign(
+        names=[m.name for m in chosen],
+        jobs=min(jobs, len(chosen)),
+        deadline=None if time_budget is None else start + time_budget,
+        examples=examples,
+        slice=_round_slice(time_budget, jobs, len(chosen)),
+    )
+    payloads = {payload[3]: payload for payload in _payloads(chosen, project, method, settings)}
+    progress_bar = _Progress(len(chosen), start) if progress else None
+
+    def on_result(data: dict[str, Any], name: str, round_no: int) -> None:
+        result = StatementResult.from_json(data)
+        append_jsonl(log_path, {"event": "result", "session": summary.session, "time": _now(),
+                                "round": round_no, "result": data})
+        first = name not in campaign.merged
+        campaign.merged[name] = merge_rounds(campaign.merged.get(name), result)
+        summary.examples += result.examples
+        summary.done += first
+        if progress_bar is not None:
+            refuted = sum(r.mirror_status == "refuted" for r in campaign.merged.values())
+            progress_bar.update(first, summary.examples, refuted)
+
+    executor = _RayExecutor(ray, campaign.jobs) if ray else _LocalExecutor(campaign.jobs)
+    in_flight: dict[str, int] = {}
     try:
-        if ray:
-            summary.stopped = _run_ray(payloads, ray, jobs, on_result, deadline)
-        else:
-            summary.stopped = _run_local(payloads, min(jobs, len(payloads)), on_result, deadline)
+        summary.stopped = _drive(campaign, executor, payloads, in_flight, on_result,
+                                 progress_bar, seed)
     except KeyboardInterrupt:
         summary.stopped = "interrupted"
         raise
     finally:
+        executor.close(finished=not in_flight)
         summary.elapsed = time.monotonic() - start
-        if bar is not None:
-            bar.close()
+        if progress_bar is not None:
+            progress_bar.close()
+        summary.results = [campaign.merged[n] for n in campaign.names if n in campaign.merged]
+        for result in summary.results:
+            status = result.mirror_status or "none"
+            summary.statuses[status] = summary.statuses.get(status, 0) + 1
+        summary.failures = [r.name for r in summary.results if r.mirror_status == "refuted"]
         append_jsonl(
             log_path,
             {
@@ -417,6 +574,7 @@ def run_session(
                 if summary.stopped or summary.done == summary.statements
                 else "interrupted",
                 "elapsed": round(summary.elapsed, 3),
+                "not_run": [n for n in campaign.names if n not in campaign.merged],
             },
         )
     summary.failures.sort()
@@ -424,13 +582,17 @@ def run_session(
 
 
 def read_session_log(log: str | Path) -> dict[str, StatementResult]:
-    """The latest result per statement in a session log (a torn last line is ignored)."""
-    latest: dict[str, StatementResult] = {}
+    """Per statement, the rounds of its latest session in a log merged (:func:`merge_rounds`).
+    A torn last line is ignored."""
+    merged: dict[tuple[str, str], StatementResult] = {}
+    latest_session: dict[str, str] = {}
     for record in read_jsonl(log).records:
         if isinstance(record, dict) and record.get("event") == "result":
             result = StatementResult.from_json(record["result"])
-            latest[result.name] = result
-    return latest
+            key = (result.name, str(record.get("session", "")))
+            merged[key] = merge_rounds(merged.get(key), result)
+            latest_session[result.name] = key[1]
+    return {name: merged[(name, session)] for name, session in latest_session.items()}
 
 
 __all__ = [
@@ -439,6 +601,7 @@ __all__ = [
     "check_task",
     "database_slot",
     "default_paths",
+    "merge_rounds",
     "read_session_log",
     "run_session",
     "select_mirrors",

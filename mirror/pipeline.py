@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import datetime as _dt
+import time
 
 import sympy as sp
 
@@ -46,6 +47,9 @@ class CheckSettings:
     #: Wall-clock limit per statement, build included (``None``: none); past it the
     #: statement is an ``error`` row ("timed out in <stage>").
     statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT
+    #: Try to settle the statement with sympy first (a fuzz session's later rounds do not
+    #: repeat an attempt that already failed).
+    symbolic: bool = True
 
 
 @dataclass
@@ -316,11 +320,15 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     if mirror.status != "ready":
         return _result(mirror, mirror.status, reason=mirror.reason)
     guard = Guard(settings.statement_timeout, spent=mirror.build_seconds)
+    started = time.monotonic()
     symbolic = None
-    if mirror.role == "theorem":
+    if mirror.role == "theorem" and settings.symbolic:
         symbolic = guard.call("symbolic settle", settle_symbolically,
-                              mirror.unfolded or mirror.statement)
-    outcome = guard.call("check", _run_checks, mirror, settings, guard)
+                              mirror.unfolded or mirror.statement, settings.time_budget)
+    budget = settings.time_budget
+    if budget is not None:  # the symbolic attempt counts against the statement's budget
+        budget = max(0.0, budget - (time.monotonic() - started))
+    outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
     return _verdict(mirror, outcome, symbolic, guard.elapsed)
@@ -336,9 +344,9 @@ def _error_result(mirror: Mirror, failure: Failure | None, elapsed: float) -> St
     )
 
 
-def _run_checks(mirror: Mirror, settings: CheckSettings, guard: Guard) -> Outcome:
+def _run_checks(mirror: Mirror, settings: CheckSettings, guard: Guard,
+                budget: float | None) -> Outcome:
     remaining = guard.remaining()
-    budget = settings.time_budget
     if remaining is not None:
         # leave the property run a margin to finish its current example before the hard limit
         budget = min(budget, 0.9 * remaining) if budget is not None else 0.9 * remaining

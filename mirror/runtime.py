@@ -121,6 +121,11 @@ class NumpyRuntime:
     def number(self, text: str) -> float:
         return float(text)
 
+    def integer(self, text: str) -> float:
+        """An integer literal beyond float64's exact integers (the float filter rounds it;
+        the exact runtimes keep it)."""
+        return float(int(text))
+
     def exp(self, x):
         with np.errstate(over="ignore", invalid="ignore"):
             return np.exp(x)
@@ -762,6 +767,9 @@ class MpRuntime(NumpyRuntime):
 
     def number(self, text: str):
         return self.context.mpf(text)
+
+    def integer(self, text: str):
+        return self.context.mpf(int(text))
 
     def _mp_unary(name):  # noqa: N805 - table helper
         def method(self, x):

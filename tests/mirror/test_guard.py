@@ -89,7 +89,7 @@ def test_a_statement_that_raises_is_an_error_row_and_the_run_goes_on(monkeypatch
 
 def test_a_runaway_check_times_out_as_an_error_row(monkeypatch):
     mirrors = {m.name: m for m in build_mirrors(pipeline.extract_project(PLANTED, "scanner"))}
-    monkeypatch.setattr(pipeline, "settle_symbolically", lambda statement: _spin())
+    monkeypatch.setattr(pipeline, "settle_symbolically", lambda statement, limit: _spin())
     settings = CheckSettings(max_examples=5, sweep=0, statement_timeout=0.5)
     result = pipeline.check_mirror(mirrors["Planted.sq_nonneg'"], settings)
     assert result.mirror_status == "error"
