@@ -77,8 +77,12 @@ class Tally:
     exact_methods: dict[str, int] = field(default_factory=dict)
 
 
-class _Found(BaseException):
-    """Stops Hypothesis at a decided counterexample (a BaseException: never a test failure)."""
+class _Found(Exception):
+    """A decided counterexample: Hypothesis shrinks it and raises the smallest one again."""
+
+    def __init__(self, example: dict[str, Any], err: float, decision: Decision) -> None:
+        super().__init__("counterexample decided exactly")
+        self.example, self.err, self.decision = example, err, decision
 
 
 class _OutOfBudget(BaseException):
@@ -96,6 +100,7 @@ class Judge:
         self.bound = bound
         self.tally = tally
         self._decided: dict[bytes, Decision] = {}
+        self.last_decision: Decision | None = None
 
     def decide(self, example: dict[str, Any]) -> Decision:
         """The exact decision at ``example``, computed once per distinct example of the run
@@ -126,8 +131,8 @@ class Judge:
                 return REJECT
             if concl:
                 return self._pass(err)
-            decision = decide(self.function, self.plan, example, self.bindings,
-                              tolerance=FLOAT_TOLERANCE)
+            decision = self.last_decision = decide(self.function, self.plan, example,
+                                                   self.bindings, tolerance=FLOAT_TOLERANCE)
             if decision.verdict == FAILS:
                 return self._refute(example, err, decision)
             tally.float_only += 1
@@ -143,7 +148,7 @@ class Judge:
         if fragile and not exact_allowed and not (hyp and not concl):
             tally.skipped += 1
             return SKIPPED
-        decision = self.decide(example)
+        decision = self.last_decision = self.decide(example)
         if decision.verdict == HOLDS:
             if hyp and not concl:
                 tally.resolved += 1
@@ -262,7 +267,7 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
         kind = judge.classify(example, bool(holds(hyp)[0]), bool(holds(concl)[0]),
                               bool(hyp.sure[0]), bool(concl.sure[0]), err)
         if kind == REFUTED:
-            raise _Found()
+            raise _Found(dict(example), err, judge.last_decision)
         if kind != PASS:
             assume(False)
 
@@ -280,8 +285,8 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
     )(given(examples(plan))(check_one))
     try:
         configured()
-    except _Found:
-        pass
+    except _Found as found:  # the shrunk counterexample
+        judge.tally.counterexample = (found.example, found.err, found.decision)
     except _OutOfBudget:
         return True
     except HypothesisUnsatisfiable:
@@ -382,16 +387,16 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
             f"{tally.float_only} float64 mismatch(es) of the implementation that 50-digit "
             f"re-evaluation does not confirm (largest float64 error {err:.3g})"
         )
-    elif total == 0 or outcome.rejected > max_reject_fraction * total:
+    elif total == 0:
+        outcome.status = "inconclusive"
+        outcome.reason = "no example was drawn" + (" before the time budget ran out"
+                                                   if out_of_time else "")
+    elif outcome.rejected > max_reject_fraction * total:
         outcome.status = "inconclusive"
         outcome.reason = (
             f"{outcome.rejected} of {total} draws rejected by the hypotheses, outside the "
             "sampled domain" + (", or undecided" if tally.undecided else "")
         )
-    elif outcome.examples == 0:
-        outcome.status = "inconclusive"
-        outcome.reason = "no example was decided" + (" before the time budget ran out"
-                                                     if out_of_time else "")
     return outcome
 
 
