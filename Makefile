@@ -29,7 +29,16 @@ $(TEST_STAMP): pyproject.toml $(BASE_STAMP)
 report: $(BASE_STAMP)
 	$(BIN)/leanmirror report --out $(REPORT_DIR)
 
+# The rendered-report tests need headless Chromium: installed here when missing and we are
+# root with apt-get; otherwise `make test` stops with what to install (tests never skip).
 test: $(TEST_STAMP)
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "make test: chromium is missing and cannot be installed here (needs root and apt-get); install the package chromium and rerun" >&2; \
+	    exit 1; \
+	  fi; }
 	$(BIN)/python -m pytest
 
 test-slow: $(TEST_STAMP)

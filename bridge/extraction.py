@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import tempfile
 import warnings
 from dataclasses import replace
@@ -19,6 +18,7 @@ from typing import Any, Iterable
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument, ToolchainNotFound
 from bridge.exporter import read_export
+from bridge.fileio import write_json_atomic
 from bridge.project import read_project
 from bridge.scanner import scan_project
 from bridge.toolchain import DEFAULT_BUILD_TIMEOUT, Toolchain
@@ -157,32 +157,13 @@ def declarations_document(extraction: Extraction) -> dict[str, Any]:
     }
 
 
-def write_json_atomic(data: Any, path: str | Path) -> Path:
-    """Write ``data`` as JSON to ``path`` through a temporary file and ``os.replace``."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, indent=1, sort_keys=False)
-            handle.write("\n")
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return target
-
-
 def write_declarations(extraction: Extraction, path: str | Path) -> Path:
     """Write ``extraction`` as versioned declarations JSON, atomically."""
     if not isinstance(extraction, Extraction):
         raise InvalidArgument(
             f"write_declarations: extraction must be an Extraction, got {type(extraction).__name__}"
         )
-    return write_json_atomic(declarations_document(extraction), path)
+    return write_json_atomic(path, declarations_document(extraction), indent=1)
 
 
 def read_declarations(path: str | Path) -> Extraction:

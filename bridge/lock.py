@@ -122,7 +122,8 @@ def write_lock(extraction: Extraction | Lock, path: str | Path) -> Path:
 
     ``path`` may be a directory (the project root): the lock goes to ``LOCK_FILE`` inside it.
     """
-    from bridge.extraction import tool_version, write_json_atomic
+    from bridge.extraction import tool_version
+    from bridge.fileio import write_json_atomic
 
     lock = extraction if isinstance(extraction, Lock) else lock_from_extraction(extraction)
     target = Path(path)
@@ -135,7 +136,7 @@ def write_lock(extraction: Extraction | Lock, path: str | Path) -> Path:
             for name, entry in sorted(lock.entries.items())
         },
     }
-    return write_json_atomic(document, target)
+    return write_json_atomic(target, document, indent=1)
 
 
 def read_lock(path: str | Path) -> Lock:

@@ -24,9 +24,9 @@ from typing import Any, Callable
 import numpy as np
 import sympy as sp
 from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
-from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Unsatisfiable as HypothesisUnsatisfiable
 
+from mirror.fileio import open_example_database
 from mirror.guard import Guard
 from mirror.exact import FAILS, HOLDS, UNDECIDED, VACUOUS, Decision, decide
 from mirror.runtime import NumpyRuntime, OutOfDomain
@@ -271,7 +271,7 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
         if kind != PASS:
             assume(False)
 
-    db = DirectoryBasedExampleDatabase(str(database)) if database is not None else None
+    db = open_example_database(database)
     # the database key: one per statement (Hypothesis reads it from the inner test)
     check_one._hypothesis_internal_add_digest = f"{name}|{digest}".encode()
     configured = hsettings(

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import warnings
 from collections import Counter
@@ -118,21 +117,6 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _write_via_temp(path: Path, writer: Callable[[Path], Any]) -> Path:
-    """Let ``writer`` write a temporary sibling of ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        writer(tmp)
-        if not tmp.exists():
-            raise CommandError(f"writing {path} produced no file; report this as a bug")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
-
-
 def _lock_path(project: Path, value: str | None) -> Path:
     return Path(value) if value else project / DEFAULT_LOCK
 
@@ -145,8 +129,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     extraction = extract(project, method=args.method)
     out = Path(args.out) if args.out else project / DEFAULT_DECLARATIONS
     lock = _lock_path(project, args.lock)
-    _write_via_temp(out, lambda tmp: write_declarations(extraction, tmp))
-    _write_via_temp(lock, lambda tmp: write_lock(extraction, tmp))
+    write_declarations(extraction, out)
+    write_lock(extraction, lock)
     meta = extraction.meta
     kernel = "kernel checked" if meta.get("kernel") else "no kernel ran"
     print(

@@ -21,11 +21,13 @@ from typing import Any
 
 import pytest
 
-#: The profiles this plugin registers, with their Hypothesis settings.
+#: The profiles this plugin registers, with their Hypothesis settings. ``ci`` is a quick,
+#: deterministic gate (``pytest mirrors/`` in CI): few Hypothesis examples (each draws and
+#: evaluates one example on its own) and the vectorized sweep (:data:`SWEEPS`) for breadth.
 PROFILES: dict[str, dict[str, Any]] = {
     "dev": {"max_examples": 50, "deadline": None},
     "ci": {
-        "max_examples": 200,
+        "max_examples": 10,
         "deadline": None,
         "derandomize": True,
         "print_blob": True,
@@ -33,6 +35,9 @@ PROFILES: dict[str, dict[str, Any]] = {
     },
     "nightly": {"max_examples": 5000, "deadline": None},
 }
+#: Draws of the vectorized sweep that follows the Hypothesis examples, per profile (other
+#: profiles keep ``CheckSettings.sweep``).
+SWEEPS: dict[str, int] = {"dev": 128, "ci": 256, "nightly": 4096}
 _OPTION = "--leanmirror-profile"
 _EXAMPLES_OPTION = "--leanmirror-examples"
 _DATABASE_OPTION = "--leanmirror-database"
@@ -45,7 +50,7 @@ def register_profiles() -> None:
     """Register the ``dev``, ``ci`` and ``nightly`` profiles with Hypothesis.
 
     ``ci`` replaces Hypothesis' built-in profile of that name with a superset of it (the
-    same derandomized, deadline-free, database-free settings, plus ``max_examples=200``).
+    same derandomized, deadline-free, database-free settings, with ``max_examples=10``).
     The pytest plugin calls this while options are added, i.e. before ``conftest.py``
     files load, so a project registering its own profile of the same name wins.
     """
@@ -58,14 +63,17 @@ def register_profiles() -> None:
 def check_settings(**overrides: Any) -> Any:
     """``mirror.pipeline.CheckSettings`` matching the currently loaded Hypothesis profile.
 
-    ``max_examples`` comes from the profile (after ``--leanmirror-examples``); the example
-    database is ``--leanmirror-database`` when given. ``overrides`` win over both.
+    ``max_examples`` comes from the profile (after ``--leanmirror-examples``), the sweep
+    size from :data:`SWEEPS` for the profile the plugin loaded; the example database is
+    ``--leanmirror-database`` when given. ``overrides`` win over all of these.
     """
     from hypothesis import settings
 
     from mirror.pipeline import CheckSettings
 
     values: dict[str, Any] = {"max_examples": settings.default.max_examples}
+    if _STATE.get("base") in SWEEPS:
+        values["sweep"] = SWEEPS[_STATE["base"]]
     if _STATE.get("database") is not None:
         values["database"] = _STATE["database"]
     values.update(overrides)
@@ -137,7 +145,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 f"such as {', '.join(PROFILES)}"
             ) from None
     base = name or settings.get_current_profile_name()
-    _STATE["profile"] = base
+    _STATE["profile"] = _STATE["base"] = base
     if examples_text is None:
         settings.load_profile(base)
         return
@@ -165,4 +173,4 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     )
 
 
-__all__ = ["PROFILES", "check_settings", "register_profiles"]
+__all__ = ["PROFILES", "SWEEPS", "check_settings", "register_profiles"]

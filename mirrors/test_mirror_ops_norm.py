@@ -7,8 +7,6 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
-import pytest
-
 from mirror.generator import check_generated
 
 import mirror_ops_norm as mirrors

@@ -6,16 +6,14 @@ import json
 import math
 import pickle
 
+import matplotlib  # noqa: F401  (test dependencies: a missing one fails, never skips)
 import numpy as np
 import pytest
+import sklearn  # noqa: F401
+import torch
 
 from bridge.errors import InvalidArgument
-
-torch = pytest.importorskip("torch", reason="the experiment needs torch (extra 'experiment')")
-pytest.importorskip("sklearn", reason="the experiment needs scikit-learn (extra 'experiment')")
-pytest.importorskip("matplotlib", reason="the experiment needs matplotlib (extra 'experiment')")
-
-from mirror.experiments.fractional import load_cifar, parameter_counts, run  # noqa: E402
+from mirror.experiments.fractional import load_cifar, parameter_counts, run
 
 
 def test_parameter_counts_are_matched() -> None:

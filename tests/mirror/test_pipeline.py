@@ -109,11 +109,8 @@ def test_counterexamples_are_saved_and_replayed_first(tmp_path):
 
 
 def test_float_only_mismatches_of_an_implementation_are_inconclusive():
-    from mirror.binding import Binding, batched_call
-
     mirrors = {m.name: m for m in build_mirrors(scan_project(PLANTED))}
     mirror = mirrors["Planted.sq_nonneg'"]
-    fn = mirror.load()
 
     # a property whose float64 evaluation fails where 50 digits hold: 1e16 + x - 1e16 = x
     def lossy(rt, **kwargs):
@@ -127,7 +124,6 @@ def test_float_only_mismatches_of_an_implementation_are_inconclusive():
     outcome = run_property(lossy, lossy_plan, name="lossy", sweep=64, max_examples=50, bound=False)
     assert outcome.status == "tested"
     assert "resolved by exact decision" in outcome.method
-    assert callable(fn) and Binding and batched_call
 
 
 def test_show_prints_statement_sympy_and_numpy():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -190,9 +192,19 @@ def test_a_lean_identifier_can_never_inject_python():
     decl = Declaration(
         name="evil", kind="theorem", module="M",
         binders=(Binder(hostile, parse_term("ℝ")),),
-        type=parse_term("«" + hostile + "» = «" + hostile + "»", locals={hostile}),
+        # a statement sympy cannot fold away, so the name must reach the generated body
+        type=parse_term("«" + hostile + "» ≤ 2", locals={hostile}),
     )
-    source = print_property(Translator({}).translate_statement(decl))
-    assert "__import__" not in source.source.replace(ident, "")
-    assert "system" not in source.source.replace(ident, "")
-    compile(source.source, "<test>", "exec")  # well-formed Python
+    source = print_property(Translator({}).translate_statement(decl)).source
+    tree = ast.parse(source)  # well-formed Python
+    (function,) = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert [a.arg for a in function.args.kwonlyargs] == [ident]
+    names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+    assert ident in names  # the sanitized name is what the body uses
+    assert names <= {"rt", ident, "hypotheses", "conclusion"}
+    calls = [n.func for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert calls and all(
+        isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "rt"
+        for f in calls
+    )
+    assert "__import__" not in source.replace(ident, "")

@@ -156,6 +156,9 @@ def test_decode_is_last_row_of_causal() -> None:
     got = ops.decode_gqa(0.4, flat_q, k, v)
     assert got.shape == (hkv * g, d)
     assert np.abs(got - full[-1].reshape(hkv * g, d)).max() <= 1e-12
+    # and against the definition written out (decode and causal share their code path)
+    want = _attention_by_loops(0.4, [length - 1], q[-1:], k, v, lambda l, p: l <= p)
+    assert np.abs(got - want[0].reshape(hkv * g, d)).max() <= 1e-12
 
 
 def test_sliding_decode_is_last_row_of_sliding() -> None:
@@ -165,6 +168,8 @@ def test_sliding_decode_is_last_row_of_sliding() -> None:
     full = ops.sliding_gqa(0.4, w, np.arange(length), q, k, v)
     got = ops.sliding_decode_gqa(0.4, w, q[-1].reshape(hkv * g, d), k, v)
     assert np.abs(got - full[-1].reshape(hkv * g, d)).max() <= 1e-12
+    want = _attention_by_loops(0.4, [length - 1], q[-1:], k, v, lambda l, p: p - w < l <= p)
+    assert np.abs(got - want[0].reshape(hkv * g, d)).max() <= 1e-12
     # A window of one sees only the newest token: the output is its value row.
     one = ops.sliding_decode_gqa(0.4, 1, q[-1].reshape(hkv * g, d), k, v)
     assert np.abs(one - np.repeat(v[-1], g, axis=0)).max() <= 1e-12
@@ -309,8 +314,14 @@ def test_feed_forward_pieces() -> None:
     wu = rng.normal(size=(5, 4))
     gu = ops.gate_up(x, wg, wu)
     assert gu.shape == (3, 10)
-    assert np.allclose(ops.silu_mul(gu), ops.silu(x @ wg.T) * (x @ wu.T), rtol=1e-14)
-    assert np.allclose(ops.gelu_mul(gu), ops.gelu_tanh(x @ wg.T) * (x @ wu.T), rtol=1e-14)
+    # the definitions written out: gate and up projections side by side, then the products
+    gate = np.array([[sum(x[i, j] * wg[o, j] for j in range(4)) for o in range(5)] for i in range(3)])
+    up = np.array([[sum(x[i, j] * wu[o, j] for j in range(4)) for o in range(5)] for i in range(3)])
+    assert np.allclose(gu, np.concatenate([gate, up], axis=1), rtol=1e-14, atol=1e-15)
+    silu = gate / (1 + np.exp(-gate))
+    gelu = 0.5 * gate * (1 + np.tanh(np.sqrt(2 / np.pi) * (gate + 0.044715 * gate ** 3)))
+    assert np.allclose(ops.silu_mul(gu), silu * up, rtol=1e-13, atol=1e-15)
+    assert np.allclose(ops.gelu_mul(gu), gelu * up, rtol=1e-13, atol=1e-15)
     assert np.allclose(ops.residual(x, 2 * x, 0.5), 2 * x, rtol=0, atol=0)
     table = rng.normal(size=(7, 4))
     assert np.array_equal(ops.embed([3, 0, 3], table, 2.0), 2.0 * table[[3, 0, 3]])

@@ -79,3 +79,67 @@ def results() -> list[StatementResult]:
 @pytest.fixture
 def meta() -> dict:
     return scanner_meta()
+
+
+class DiskTrace:
+    """Records, in order, the calls that decide what survives a power loss.
+
+    ``os.write`` and ``os.fsync`` are recorded by the path their descriptor names (Linux
+    ``/proc/self/fd``), ``os.rename``/``os.replace`` by source and destination. A file's
+    content is *durable* when it was ``fsync``-ed after its last recorded write (or, when it
+    was renamed into place, ``fsync``-ed under its temporary name before the rename) and
+    its directory was ``fsync``-ed after it got its name. Writes through Python file objects
+    are not recorded, so for files written that way only the rename rule applies.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.events: list[tuple[str, str, str]] = []
+        real = {name: getattr(os, name) for name in ("write", "fsync", "rename", "replace")}
+
+        def named(fd: int) -> str:
+            return os.path.realpath(f"/proc/self/fd/{fd}")
+
+        def write(fd, data):
+            self.events.append(("write", named(fd), ""))
+            return real["write"](fd, data)
+
+        def fsync(fd):
+            self.events.append(("fsync", named(fd), ""))
+            return real["fsync"](fd)
+
+        def renamer(kind):
+            def rename(src, dst, **kwargs):
+                result = real[kind](src, dst, **kwargs)
+                self.events.append(("rename", os.path.realpath(src), os.path.realpath(dst)))
+                return result
+
+            return rename
+
+        monkeypatch.setattr(os, "write", write)
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "rename", renamer("rename"))
+        monkeypatch.setattr(os, "replace", renamer("replace"))
+
+    def durable(self, path: str | os.PathLike[str], before: int | None = None) -> bool:
+        """Whether ``path``'s content is on disk after the first ``before`` events."""
+        events = self.events[:before]
+        target = os.path.realpath(path)
+        parent = os.path.dirname(target)
+        renames = [i for i, e in enumerate(events) if e[0] == "rename" and e[2] == target]
+        if renames:
+            last = renames[-1]
+            source = events[last][1]
+            synced = any(e[:2] == ("fsync", source) for e in events[:last])
+            named = any(e[:2] == ("fsync", parent) for e in events[last + 1:])
+            return synced and named
+        writes = [i for i, e in enumerate(events) if e[:2] == ("write", target)]
+        if not writes:
+            return False
+        return any(e[:2] == ("fsync", target) for e in events[writes[-1] + 1:])
+
+
+@pytest.fixture
+def disk_trace(monkeypatch) -> DiskTrace:
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.fail("the durability tests need Linux /proc/self/fd to name descriptors")
+    return DiskTrace(monkeypatch)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import subprocess
 
 import pytest
@@ -42,16 +44,37 @@ def test_top_level_help_lists_every_command_and_workflow(capsys):
     assert "leanmirror report" in out and "leanmirror fuzz" in out
 
 
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return action.choices
+
+
 @pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
-def test_subcommand_help_is_complete(command, capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        cli.main([command, "--help"])
-    assert exit_info.value.code == 0
-    out = capsys.readouterr().out
-    for option in SUBCOMMANDS[command]:
-        assert option in out
-    # every option has a help text: no option line stands alone without a description
-    assert "show this help message" in out
+def test_subcommand_declares_its_options_each_with_our_help(command):
+    sub = _subparsers(cli.build_parser())[command]
+    actions = [a for a in sub._actions if not isinstance(a, argparse._HelpAction)]
+    declared = {o for a in actions for o in a.option_strings} | {a.metavar for a in actions}
+    if command == "experiment":
+        declared |= set(_subparsers(sub))
+    assert set(SUBCOMMANDS[command]) <= declared
+    # every option, argument and sub-command carries a help text written for it
+    helped = [c for a in actions for c in getattr(a, "_choices_actions", [a])]
+    missing = [a.dest for a in helped if not (a.help and a.help.strip())]
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    "argv, handler",
+    [
+        (["extract"], "_cmd_extract"), (["status"], "_cmd_status"),
+        (["show", "Mirror.x"], "_cmd_show"), (["report"], "_cmd_report"),
+        (["generate"], "_cmd_generate"), (["fuzz"], "_cmd_fuzz"), (["models"], "_cmd_models"),
+        (["experiment", "fractional"], "_cmd_experiment"),
+    ],
+)
+def test_each_command_line_reaches_its_handler(argv, handler):
+    args = cli.build_parser().parse_args(argv)
+    assert args.handler is getattr(cli, handler)
 
 
 def test_experiment_fractional_help(capsys):
@@ -100,18 +123,32 @@ def test_broken_lock_is_one_line_exit_2(tmp_path, capsys):
     _error_line(capsys)
 
 
-def test_interrupt_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
-    (tmp_path / "lakefile.toml").write_text('name = "p"\n')
-    from mirror import generator
+def test_interrupt_mid_generate_is_one_line_exit_2_and_leaves_no_partial_file(tmp_path, capsys, monkeypatch):
+    """Ctrl-C after the first mirror file is in place: that file is complete, no other is."""
+    project = REPO / "tests" / "fixtures" / "projects" / "planted"
+    complete = tmp_path / "complete"
+    assert cli.main(["generate", "--project", str(project), "--out", str(complete)]) == 0
+    expected = {p.name: p.read_text(encoding="utf-8") for p in complete.iterdir()}
+    assert len(expected) >= 2
+    capsys.readouterr()
 
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
+    real_replace, calls = os.replace, []
 
-    monkeypatch.setattr(generator, "generate", interrupted)
-    assert cli.main(["generate", "--project", str(tmp_path), "--out", str(tmp_path / "m")]) == 2
+    def interrupted_second(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", interrupted_second)
+    out = tmp_path / "m"
+    assert cli.main(["generate", "--project", str(project), "--out", str(out)]) == 2
     line = _error_line(capsys)
     assert "interrupted" in line
-    assert not (tmp_path / "m").exists()
+    assert len(calls) == 2  # generate really ran and was stopped in its second write
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert len(written) == 1  # the first file and no temporary leftovers
+    assert all(expected[name] == text for name, text in written.items())
 
 
 def test_unreadable_path_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
@@ -144,8 +181,6 @@ def test_find_project_walks_upward(tmp_path, monkeypatch):
 
 def test_find_project_falls_back_to_the_bundled_project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    if not (REPO / "lakefile.toml").exists():
-        pytest.skip("the bundled Lean project (lakefile.toml at the repo root) is not present")
     assert cli.find_project() == REPO
 
 

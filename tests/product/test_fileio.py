@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 
 import pytest
+from hypothesis.database import DirectoryBasedExampleDatabase
 
-from mirror import fileio
+from bridge import fileio
 from mirror.fileio import (
+    DurableExampleDatabase,
     FileFormatError,
     append_jsonl,
     read_jsonl,
     write_json_atomic,
     write_text_atomic,
 )
-from tests.product.conftest import PYTHON, subprocess_env
 
 
 def test_write_text_atomic_replaces_and_leaves_no_temp(tmp_path):
@@ -89,19 +88,51 @@ def test_jsonl_malformed_middle_line_names_file_and_line(tmp_path):
         read_jsonl(log)
 
 
-def test_append_survives_sigkill(tmp_path):
-    """A writer killed with SIGKILL right after appending has lost nothing it appended."""
+def test_atomic_write_is_on_disk_when_it_returns(tmp_path, disk_trace):
+    """fsync of the temporary file, rename, fsync of the directory: in that order."""
+    target = tmp_path / "sub" / "report.json"
+    write_json_atomic(target, {"v": 1})
+    assert disk_trace.durable(target), disk_trace.events
+    write_text_atomic(target, "second")
+    assert disk_trace.durable(target), disk_trace.events
+    assert target.read_text() == "second"
+
+
+def test_each_appended_line_is_on_disk_when_append_returns(tmp_path, disk_trace):
     log = tmp_path / "log.jsonl"
-    code = (
-        "import os, signal, sys\n"
-        "from mirror.fileio import append_jsonl\n"
-        "for i in range(20):\n"
-        "    append_jsonl(sys.argv[1], {'i': i})\n"
-        "os.kill(os.getpid(), signal.SIGKILL)\n"
-    )
-    proc = subprocess.run(
-        [PYTHON, "-c", code, str(log)], env=subprocess_env(), capture_output=True, timeout=60
-    )
-    assert proc.returncode == -signal.SIGKILL
-    assert [r["i"] for r in read_jsonl(log).records] == list(range(20))
-    assert os.path.getsize(log) > 0
+    for i in range(3):
+        append_jsonl(log, {"i": i})
+        assert disk_trace.durable(log), (i, disk_trace.events)
+    # the log's directory entry was flushed when the log was created
+    assert ("fsync", str(tmp_path.resolve()), "") in disk_trace.events
+    assert [r["i"] for r in read_jsonl(log).records] == [0, 1, 2]
+
+
+def test_the_durability_check_fails_writers_that_do_not_fsync(tmp_path, disk_trace):
+    """Control: the check above is not vacuous."""
+    plain = tmp_path / "plain.txt"
+    fd = os.open(plain, os.O_WRONLY | os.O_CREAT, 0o666)
+    os.write(fd, b"x")
+    os.close(fd)
+    assert not disk_trace.durable(plain)
+    renamed = tmp_path / "renamed.txt"
+    os.replace(plain, renamed)
+    assert not disk_trace.durable(renamed)
+    # Hypothesis' own directory database renames into place without any fsync
+    database = DirectoryBasedExampleDatabase(tmp_path / "db")
+    database.save(b"key", b"value")
+    saved = [e[2] for e in disk_trace.events if e[0] == "rename" and "db" in e[2]]
+    assert saved and not any(disk_trace.durable(path) for path in saved)
+
+
+def test_durable_database_saves_are_on_disk_and_readable_by_hypothesis(tmp_path, disk_trace):
+    database = DurableExampleDatabase(tmp_path / "db")
+    database.save(b"key", b"value")
+    values = [p for p in (tmp_path / "db").rglob("*") if p.is_file() and p.read_bytes() == b"value"]
+    assert len(values) == 1 and disk_trace.durable(values[0]), disk_trace.events
+    database.move(b"key", b"other", b"value")
+    assert list(database.fetch(b"other")) == [b"value"] and list(database.fetch(b"key")) == []
+    moved = [p for p in (tmp_path / "db").rglob("*") if p.is_file() and p.read_bytes() == b"value"]
+    assert len(moved) == 1 and disk_trace.durable(moved[0]), disk_trace.events
+    # the same layout as Hypothesis' database: either reads what the other wrote
+    assert list(DirectoryBasedExampleDatabase(tmp_path / "db").fetch(b"other")) == [b"value"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from bridge.declaration import Declaration
 from bridge.errors import InvalidArgument
 from mirror.fileio import read_jsonl
-from mirror.fuzz import read_session_log, run_session, select_mirrors
+from mirror.fuzz import check_task, read_session_log, run_session, select_mirrors
 from mirror.pipeline import Mirror
 from tests.product.conftest import PYTHON, subprocess_env
 
@@ -88,6 +89,41 @@ def _results(log: Path) -> list[dict]:
     return [r["result"] for r in read_jsonl(log).records if r.get("event") == "result"]
 
 
+#: Examples within which a counterexample saved in the database is found again.
+REPLAY_BOUND = 3
+
+
+def _planted_payload(project: Path, database: Path) -> tuple:
+    from bridge.extraction import extract
+    from mirror.fuzz import _payloads
+    from mirror.pipeline import CheckSettings, build_mirrors
+
+    chosen = select_mirrors(build_mirrors(extract(project, method="scanner")), [PLANTED])
+    return _payloads(chosen, project, "scanner", CheckSettings(database=database))[0]
+
+
+def _fresh_search_examples(project: Path, root: Path) -> int:
+    """Examples a session worker needs to refute the planted statement from an empty database."""
+    root.mkdir(parents=True, exist_ok=True)
+    result = check_task(_planted_payload(project, Path(tempfile.mkdtemp(dir=root))))
+    assert result["mirror_status"] == "refuted", result
+    return result["examples"]
+
+
+def test_counterexample_is_on_disk_before_the_worker_reports_it(planted_project, tmp_path, disk_trace):
+    """The worker's result is what the session logs; the database entry must precede it."""
+    database = tmp_path / "db"
+    payload = _planted_payload(planted_project, database)
+    result = check_task(payload)
+    reported = len(disk_trace.events)  # the session appends the result only after this
+    assert result["mirror_status"] == "refuted", result
+    slot = payload[-1].database
+    saved = [p for p in slot.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    assert saved, "no counterexample saved"
+    entries = [p for p in saved if p.parent.name != slot.name]
+    assert any(disk_trace.durable(p, before=reported) for p in entries), disk_trace.events
+
+
 def test_sigkill_loses_nothing_and_next_session_replays(planted_project, tmp_path):
     log = tmp_path / "fuzz.jsonl"
     database = tmp_path / "db"
@@ -129,9 +165,11 @@ def test_sigkill_loses_nothing_and_next_session_replays(planted_project, tmp_pat
     replayed = summary.results[0]
     assert replayed.mirror_status == "refuted"
     assert summary.failures == [PLANTED]
-    # replayed from the database: found at (nearly) the first example, not by searching
-    assert replayed.examples <= max(3, first["examples"])
-    assert replayed.examples <= 3, replayed
+    # replayed from the database: found at (nearly) the first example, not by searching;
+    # control: searches from a fresh database need more than that bound
+    fresh = sorted(_fresh_search_examples(planted_project, tmp_path / "fresh") for _ in range(3))
+    assert fresh[1] > REPLAY_BOUND, fresh
+    assert replayed.examples <= REPLAY_BOUND, (replayed, fresh)
     sessions = {r["session"] for r in read_jsonl(log).records}
     assert len(sessions) == 2
 

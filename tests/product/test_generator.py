@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from bridge import term as T
-from bridge.declaration import Declaration
+from bridge.declaration import Declaration, Extraction
 from bridge.errors import InvalidArgument
 from mirror.generator import (
     GENERATED_MARK,
@@ -16,7 +16,7 @@ from mirror.generator import (
     render_modules,
     sync_files,
 )
-from mirror.pipeline import Mirror
+from mirror.pipeline import Mirror, build_mirrors
 from tests.product.conftest import REPO
 
 pytest_plugins = ["pytester"]
@@ -30,14 +30,21 @@ def _decl(name: str, module: str, text: str, bound: int = 0) -> Declaration:
     )
 
 
+def _planned(declaration: Declaration) -> dict:
+    """The sampling plan the pipeline's planner makes for ``declaration``."""
+    (mirror,) = build_mirrors(Extraction([declaration], [], {}))
+    return mirror.plan
+
+
 def _mirror(name: str, module: str, text: str, bound: int = 0) -> Mirror:
     fn = "prop_" + name.rsplit(".", 1)[-1]
+    declaration = _decl(name, module, text, bound)
     return Mirror(
-        _decl(name, module, text, bound),
+        declaration,
         "ready",
-        source=f"def {fn}(rt, x):\n    return rt.le({bound}, np.exp(x))\n",
+        source=f"def {fn}(rt, *, v_x):\n    return rt.truth(True), rt.le({bound}, rt.exp(v_x))\n",
         function_name=fn,
-        plan={"binders": {"x": {"kind": "real", "min": -5.0, "max": 5.0}}, "filters": []},
+        plan=_planned(declaration),
     )
 
 
@@ -100,19 +107,23 @@ def test_hostile_statement_text_stays_in_the_docstring():
     function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
     assert text in ast.get_docstring(function)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    assert all(getattr(c.func, "attr", None) == "exp" or getattr(c.func, "attr", None) == "le" for c in calls)
+    assert {getattr(c.func, "attr", None) for c in calls} == {"truth", "le", "exp"}
 
 
 def test_plan_literal_and_functions_are_importable(tmp_path):
     files = render_modules(_mirrors())
     namespace: dict = {}
     exec(compile(files["mirror_ops.py"], "mirror_ops.py", "exec"), namespace)
-    assert namespace["PLAN_prop_a"] == {
-        "binders": {"x": {"kind": "real", "max": 5.0, "min": -5.0}}, "filters": []
-    }
+    plan = namespace["PLAN_prop_a"]
+    assert plan == _planned(_decl("Mirror.Ops.a", "Mirror.Ops", "t"))
+    assert [(v["name"], v["param"], v["kind"]) for v in plan["variables"]] == [("x", "v_x", "real")]
     assert namespace["LEAN_MODULE"] == "Mirror.Ops"
     assert "Matrix.det is not in the table" in files["mirror_ops.py"]
-    assert "pytest.mark.skip(reason='unbound: no impl')" in files["test_mirror_res.py"]
+    # statements that cannot run get a comment, never a permanently skipped test
+    assert "# no test: unbound: no impl" in files["test_mirror_res.py"]
+    assert "skip" not in files["test_mirror_res.py"] + files["test_mirror_ops.py"]
+    tests = [n.name for n in ast.parse(files["test_mirror_ops.py"]).body if isinstance(n, ast.FunctionDef)]
+    assert tests == ["test_prop_a", "test_prop_b", "test_prop_c"]
 
 
 def test_bad_mirrors_are_rejected_with_the_name():

@@ -6,6 +6,7 @@ from importlib.metadata import entry_points
 
 import pytest
 
+from mirror.pytest_plugin import PROFILES, SWEEPS
 from tests.product.conftest import REPO
 
 #: Load the plugin explicitly unless the installed distribution's entry point does it.
@@ -47,7 +48,7 @@ def _profile_line(result):
 def test_ci_profile_is_loaded(probe):
     result = probe("--leanmirror-profile", "ci")
     result.assert_outcomes(passed=1)
-    assert _profile_line(result) == ("ci", 200, True)
+    assert _profile_line(result) == ("ci", PROFILES["ci"]["max_examples"], True)
     assert any("leanmirror: hypothesis profile 'ci'" in l for l in result.outlines)
 
 
@@ -81,7 +82,6 @@ def test_unknown_profile_is_a_usage_error(probe):
 
 
 def test_check_settings_follow_the_profile(pytester, monkeypatch, tmp_path):
-    pytest.importorskip("mirror.pipeline")
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     pytester.makepyfile(
         test_settings="""
@@ -89,7 +89,7 @@ from mirror.pytest_plugin import check_settings
 
 def test_it():
     s = check_settings()
-    print("SETTINGS", s.max_examples, s.database)
+    print("SETTINGS", s.max_examples, s.sweep, s.database)
 """
     )
     db = tmp_path / "db"
@@ -99,7 +99,7 @@ def test_it():
     )
     result.assert_outcomes(passed=1)
     line = next(l for l in result.outlines if "SETTINGS " in l)
-    assert line[line.index("SETTINGS "):].split() == ["SETTINGS", "11", str(db)]
+    assert line[line.index("SETTINGS "):].split() == ["SETTINGS", "11", str(SWEEPS["ci"]), str(db)]
 
 
 def test_project_conftest_may_redefine_a_profile(probe, pytester):

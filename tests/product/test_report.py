@@ -127,7 +127,17 @@ def test_html_says_proved_only_for_proved_statements(meta):
         StatementResult("M.b", "M", "theorem", "sorry", "tested", examples=5, axioms=["sorryAx"]),
     ]
     html = render_html(build_report((meta, rows, [])))
-    assert html.count(">proved<") >= 1
+
+    def row(name: str) -> str:
+        start = html.index(f'<tbody class="stmt" data-name="{name}"')
+        return html[start:html.index("</tbody>", start)]
+
+    proved, sorry = row("M.a"), row("M.b")
+    assert 'data-lean-status="proved"' in proved and ">proved</span>" in proved
+    # the sorry row is labelled sorry, shows sorryAx, and says proved nowhere
+    assert 'data-lean-status="sorry"' in sorry and ">sorry</span>" in sorry
+    assert "<code>sorryAx</code>" in sorry
+    assert "proved" not in sorry
     assert "No Lean kernel ran." not in html
 
 

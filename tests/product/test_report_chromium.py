@@ -13,9 +13,19 @@ from mirror.report import write_report
 from tests.product.conftest import PYTHON, REPO, subprocess_env
 
 CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="needs chromium (Debian package chromium) for the headless check"
-)
+
+
+@pytest.fixture(autouse=True)
+def _chromium_present() -> None:
+    """A missing browser fails these tests (never skips them): `make test` installs it."""
+    if CHROMIUM is None:
+        pytest.fail(
+            "chromium is not installed; `make test` installs it (apt-get, as root), or "
+            "install the Debian package chromium",
+            pytrace=False,
+        )
+
+
 TOOL = REPO / "tools" / "check_report_html.py"
 
 
