@@ -20,7 +20,7 @@ from bridge import term as T
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument
 from mirror import __version__
-from mirror.binding import BINDINGS, runtime_bindings
+from mirror.binding import BindingError, runtime_bindings
 from mirror.checks import run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
 from mirror.result import StatementResult
@@ -67,7 +67,7 @@ class Mirror:
     role: str = "theorem"
     #: The statement with bound definitions unfolded too (for the symbolic attempt).
     unfolded: Statement | None = None
-    #: The binding table the mirror was built with (``None``: :data:`BINDINGS`).
+    #: The binding table the mirror was built with (the project's registry).
     table: dict | None = None
 
     @property
@@ -209,19 +209,53 @@ def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Transla
     return notes
 
 
-def build_mirrors(extraction: Extraction, bindings: dict | None = None) -> list[Mirror]:
-    """Translate every theorem, and every bound definition against its implementation."""
-    table = BINDINGS if bindings is None else bindings
+def project_registry(extraction: Extraction):
+    """The registry of the project ``extraction`` came from (its configuration's bindings)."""
+    from mirror.registry import load_registry
+
+    project = extraction.meta.get("project")
+    return load_registry(Path(project) if project else Path.cwd(), extraction.by_name())
+
+
+def _binding_errors(decl: Declaration, errors: dict[str, str]) -> str | None:
+    """The error of a failing binding that ``decl`` is (or whose statement names one)."""
+    if decl.name in errors:
+        return errors[decl.name]
+    terms = [b.type for b in decl.binders if b.type is not None]
+    terms += [t for t in (decl.type,) if t is not None]
+    for term in terms:
+        for node in T.walk(term):
+            if isinstance(node, T.Const) and node.name in errors:
+                return errors[node.name]
+    return None
+
+
+def build_mirrors(extraction: Extraction, bindings: dict | None = None,
+                  errors: dict[str, str] | None = None) -> list[Mirror]:
+    """Translate every theorem, and every bound definition against its implementation.
+
+    ``bindings`` defaults to the project's registry (its configuration); a definition whose
+    binding fails (``errors``: name → message) is an ``error`` row, and so is a theorem that
+    names it."""
+    if bindings is None:
+        registry = project_registry(extraction)
+        table, errors = registry.bindings, registry.errors
+    else:
+        table = bindings
+    errors = errors or {}
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
     mirrors: list[Mirror] = []
     for decl in extraction.declarations:
-        if decl.kind == "theorem":
-            mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
-                                      "theorem"))
-        elif decl.kind in ("def", "abbrev") and decl.name in bound:
-            mirrors.append(_translate(decl, Translator(declarations, bound, table=table),
-                                      "conformance"))
+        role = "theorem" if decl.kind == "theorem" else "conformance"
+        if role == "conformance" and not (decl.kind in ("def", "abbrev")
+                                          and (decl.name in bound or decl.name in errors)):
+            continue
+        failure = _binding_errors(decl, errors)
+        if failure is not None:
+            mirrors.append(Mirror(decl, "error", reason=failure, role=role))
+            continue
+        mirrors.append(_translate(decl, Translator(declarations, bound, table=table), role))
     for mirror in mirrors:
         mirror.table = table
     return mirrors
@@ -244,7 +278,7 @@ def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResul
         sympy=mirror.sympy_text,
         code=mirror.source,
         bound_to=[
-            (mirror.table or BINDINGS)[n].implementation if n in (mirror.table or BINDINGS) else n
+            (mirror.table or {})[n].implementation if n in (mirror.table or {}) else n
             for n in mirror.bound_to
         ],
         docstring=decl.docstring,
@@ -260,6 +294,9 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     started = time.monotonic()
     try:
         return _check_ready(mirror, settings, started)
+    except BindingError as exc:  # the project's binding, not the statement, is at fault
+        return _result(mirror, "error", reason=str(exc),
+                       duration=round(time.monotonic() - started, 3))
     except Exception as exc:  # noqa: BLE001 - one statement must not stop a run
         return _result(
             mirror,
@@ -343,7 +380,9 @@ def run(
     project = Path(project)
     settings = settings or CheckSettings()
     extraction = extract_project(project, method)
-    mirrors = [m for m in build_mirrors(extraction) if _selected(m, select)]
+    registry = project_registry(extraction)
+    mirrors = [m for m in build_mirrors(extraction, registry.bindings, registry.errors)
+               if _selected(m, select)]
     results = []
     for mirror in mirrors:
         result = check_mirror(mirror, settings)
@@ -364,7 +403,9 @@ def run(
             "seed": settings.seed,
         },
     )
-    return RunResult(meta, results, list(extraction.diagnostics), mirrors)
+    problems = registry.problems + [e for n, e in registry.errors.items()
+                                    if n not in extraction.by_name()]
+    return RunResult(meta, results, list(extraction.diagnostics) + problems, mirrors)
 
 
 def show(project: Path, name: str, method: str = "auto") -> str:
@@ -392,7 +433,8 @@ def show(project: Path, name: str, method: str = "auto") -> str:
             parts.append("    " + mirror.sympy_text)
         if mirror.bound_to:
             parts.append("")
-            parts.append("bound to: " + ", ".join(BINDINGS[n].implementation for n in mirror.bound_to))
+            parts.append("bound to: " + ", ".join(mirror.table[n].implementation
+                                                  for n in mirror.bound_to))
         if mirror.source:
             parts.append("")
             parts.append("NumPy property:")
