@@ -30,7 +30,7 @@ CONFIG_FILES = ("leanmirror.toml", "pyproject.toml")
 #: Keys a binding table may have.
 BINDING_KEYS = ("impl", "index", "dims", "vectorized", "domain", "adapter", "description")
 #: Keys of the ``[tool.leanmirror]`` table.
-TOP_KEYS = ("python-path", "modules", "bindings")
+TOP_KEYS = ("python-path", "modules", "bindings", "catalog")
 
 
 class ConfigError(InvalidArgument):
@@ -66,6 +66,9 @@ class ProjectConfig:
     python_path: tuple[Path, ...] = ()
     modules: tuple[str, ...] = ()
     bindings: tuple[BindingSpec, ...] = ()
+    #: ``{"title": …, "table": "module:NAME"}``: a mapping of named entries (``lean_name``,
+    #: ``lean_defined``, ``kernel``, ``description``) the report lists with their conformance.
+    catalog: dict[str, str] | None = None
 
     @property
     def where(self) -> str:
@@ -182,8 +185,14 @@ def read_config(project: str | Path) -> ProjectConfig:
             raise ConfigError(f"{path}: bindings is {table!r}; expected a table "
                               "[tool.leanmirror.bindings]")
         specs = tuple(binding_spec(name, entry, str(path)) for name, entry in table.items())
+        catalog = section.get("catalog")
+        if catalog is not None and not (isinstance(catalog, dict) and "table" in catalog):
+            raise ConfigError(f"{path}: catalog = {catalog!r}; expected a table such as "
+                              "{ title = \"Ops\", table = \"pkg.mod:TABLE\" }")
+        if catalog is not None:
+            _target(catalog["table"], f"{path}: catalog table")
         return ProjectConfig(root, path, tuple((path.parent / p).resolve() for p in paths),
-                             modules, specs)
+                             modules, specs, catalog)
     return ProjectConfig(root)
 
 

@@ -82,7 +82,7 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     """The checkable mirrors named by ``select`` (statement names, short names or modules).
 
     A token matches a statement by its full name, its last name component, or its module
-    (``Mirror.Ops`` selects ``Mirror.Ops`` and ``Mirror.Ops.*``). Definitions are never
+    (``Toy.Ops`` selects ``Toy.Ops`` and ``Toy.Ops.*``). Definitions are never
     selected (they are not statements). A token matching nothing is an error.
     """
     candidates = [m for m in mirrors if getattr(m, "status", None) != "definition"]
@@ -369,7 +369,9 @@ def run_session(
         bar.set_postfix(examples=0, failures=0)
 
     def on_result(data: dict[str, Any]) -> None:
-        result = StatementResult.from_json(data)
+        from mirror.replay import attach_replay
+
+        result = StatementResult.from_json(attach_replay(data, project))
         append_jsonl(
             log_path,
             {"event": "result", "session": summary.session, "time": _now(), "result": data},

@@ -86,7 +86,7 @@ def module_hash(statement_hashes: dict[str, str]) -> str:
 
 
 def module_slug(module: str) -> str:
-    """A Python module name for a Lean module: ``Mirror.Ops.Norm`` → ``mirror_ops_norm``."""
+    """A Python module name for a Lean module: ``Toy.Ops.Norm`` → ``toy_ops_norm``."""
     slug = re.sub(r"[^0-9a-zA-Z]+", "_", module).strip("_").lower() or "module"
     if slug[0].isdigit() or keyword.iskeyword(slug):
         slug = "m_" + slug

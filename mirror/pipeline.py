@@ -23,6 +23,8 @@ from mirror import __version__
 from mirror.binding import BindingError, runtime_bindings
 from mirror.checks import run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
+from mirror.registry import binding_rows, catalog_rows, load_registry
+from mirror.replay import attach_replay
 from mirror.result import StatementResult
 from mirror.strategies import PlanSettings, plan_statement
 from mirror.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
@@ -211,8 +213,6 @@ def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Transla
 
 def project_registry(extraction: Extraction):
     """The registry of the project ``extraction`` came from (its configuration's bindings)."""
-    from mirror.registry import load_registry
-
     project = extraction.meta.get("project")
     return load_registry(Path(project) if project else Path.cwd(), extraction.by_name())
 
@@ -385,7 +385,7 @@ def run(
                if _selected(m, select)]
     results = []
     for mirror in mirrors:
-        result = check_mirror(mirror, settings)
+        result = attach_replay(check_mirror(mirror, settings), project)
         results.append(result)
         if progress is not None:
             progress(result)
@@ -402,7 +402,11 @@ def run(
             "sweep": settings.sweep,
             "seed": settings.seed,
         },
+        bindings=binding_rows(registry),
     )
+    catalog = catalog_rows(registry.config)
+    if catalog is not None:
+        meta["catalog"] = catalog
     problems = registry.problems + [e for n, e in registry.errors.items()
                                     if n not in extraction.by_name()]
     return RunResult(meta, results, list(extraction.diagnostics) + problems, mirrors)

@@ -89,17 +89,17 @@ class Param:
     ndim: int = 0
     dtype: str = "float64"
 
+    #: Array axes as Lean sizes (``("n", "m")``; ``"N"`` for the sampled prefix of ``ℕ``).
+    axes: tuple[str, ...] = ()
+
     def describe(self, batch: bool = False) -> str:
-        lead = "B, " if batch else ""
+        lead = ["B"] if batch else []
         if self.kind in ("prefix", "array"):
-            axes = ", ".join(["N"] * self.ndim) if self.kind == "prefix" else \
-                ", ".join(f"d{i}" for i in range(self.ndim))
-            note = " prefix" if self.kind == "prefix" else ""
-            return f"{self.name}: {self.dtype}[{lead}{axes}]{note}"
-        scalar = {"float": "float", "int": "int", "complex": "complex", "bool": "bool"}.get(
-            self.kind, "as drawn")
-        return f"{self.name}: {self.dtype if batch else scalar}[B]" if batch and \
-            self.kind in ("float", "int", "complex", "bool") else f"{self.name}: {scalar}"
+            note = " (sampled prefix)" if self.kind == "prefix" else ""
+            return f"{self.name}: {self.dtype}[{', '.join(lead + list(self.axes))}]{note}"
+        if self.kind in ("float", "int", "complex", "bool"):
+            return f"{self.name}: {self.dtype}[B]" if batch else f"{self.name}: {self.kind}"
+        return f"{self.name}: as drawn ({self.lean_type})"
 
 
 _SCALARS = {"Real": ("float", "float64"), "Rat": ("float", "float64"),
@@ -114,8 +114,11 @@ def _param(name: str, ty: Ty) -> Param:
         return Param(name, kind, str(ty), 0, dtype)
     if ty.is_array:
         dtype = _SCALARS.get(ty.codomain().kind, ("", "float64"))[1]
-        prefix = ty.domains()[0].kind == "Nat"
-        return Param(name, "prefix" if prefix else "array", str(ty), ty.arity(), dtype)
+        domains = ty.domains()
+        axes = tuple("N" if d.kind == "Nat" else str(d.args[0]) if d.kind == "Fin" and d.args
+                     else "?" for d in domains)
+        prefix = domains[0].kind == "Nat"
+        return Param(name, "prefix" if prefix else "array", str(ty), ty.arity(), dtype, axes)
     return Param(name, "other", str(ty))
 
 
@@ -426,5 +429,48 @@ def load_registry(project: str | Path, declarations: Mapping[str, Declaration],
     return registry
 
 
+def catalog_rows(config: ProjectConfig) -> dict[str, Any] | None:
+    """The configured catalog as JSON-ready rows (``None`` when there is none)."""
+    if config.catalog is None:
+        return None
+    module, _, attr = config.catalog["table"].partition(":")
+    try:
+        table = getattr(importlib.import_module(module), attr)
+    except Exception as exc:  # noqa: BLE001
+        raise BindingError(f"catalog {config.catalog['table']!r} ({config.where}): cannot load "
+                           f"it ({type(exc).__name__}: {exc}); fix catalog.table") from None
+    rows = []
+    for key, entry in dict(table).items():
+        kernel = getattr(entry, "kernel", None)
+        rows.append({
+            "op": str(key),
+            "lean_name": getattr(entry, "lean_name", str(key)),
+            "lean_defined": bool(getattr(entry, "lean_defined", True)),
+            "kernel": f"{kernel.__module__}:{kernel.__name__}" if callable(kernel) else None,
+            "description": str(getattr(entry, "description", "")),
+        })
+    return {"title": str(config.catalog.get("title", "Catalog")), "rows": rows}
+
+
+def binding_rows(registry: Registry) -> list[dict[str, Any]]:
+    """Each binding: what it binds, whether it loads, the calling convention it resolved."""
+    rows = []
+    for name, spec in registry.specs.items():
+        binding = registry.bindings.get(name)
+        impl = spec.impl if isinstance(spec.impl, str) else \
+            f"{spec.impl.__module__}:{spec.impl.__qualname__}"
+        rows.append({
+            "lean_name": name,
+            "implementation": binding.implementation if binding else impl,
+            "source": spec.source,
+            "loads": binding is not None,
+            "convention": binding.convention if binding else None,
+            "vectorized": spec.vectorized,
+            "description": binding.description if binding else spec.description,
+            "error": registry.errors.get(name),
+        })
+    return rows
+
+
 __all__ = ["ENTRY_POINT_GROUP", "LeanSignature", "Param", "Registry", "binds",
-           "lean_signature", "load_registry", "resolve"]
+           "binding_rows", "catalog_rows", "lean_signature", "load_registry", "resolve"]

@@ -42,6 +42,8 @@ class StatementResult:
     bound_to: list[str] = field(default_factory=list)
     docstring: str | None = None
     duration: float = 0.0
+    #: A refuted row's one-line command that replays its counterexample.
+    replay: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""
