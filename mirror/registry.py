@@ -389,8 +389,9 @@ def load_registry(project: str | Path, declarations: Mapping[str, Declaration],
     specs: dict[str, BindingSpec] = {s.lean_name: s for s in config.bindings}
 
     def take(spec: BindingSpec, required: bool) -> None:
-        if not required and spec.lean_name not in declarations:
-            return  # an installed package's binding for another project
+        if not required and (spec.lean_name not in declarations or spec.lean_name in specs):
+            return  # an installed package's binding for another project, or one the
+            # project's own configuration overrides
         if spec.lean_name in specs and specs[spec.lean_name].impl is not spec.impl:
             registry.errors[spec.lean_name] = str(_fail(
                 spec, f"{spec.lean_name} is also bound in {specs[spec.lean_name].source}",
