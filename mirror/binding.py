@@ -121,23 +121,43 @@ def _batch(binding: Binding, impl: Callable, args: list, dims: list, rows: np.nd
 
 
 def _vectorized(rt, binding: Binding, impl: Callable, args: list, dims: list,
-                rows: np.ndarray) -> dict[int, np.ndarray]:
-    """One call for the batch; when it refuses, one call per draw finds the refused ones."""
+                rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One call for the batch: ``(rows with a value, their values)``. When the batch is
+    refused, one call per draw finds the refused draws."""
     try:
-        value = _batch(binding, impl, args, dims, rows)
+        return rows, _batch(binding, impl, args, dims, rows)
     except Exception as exc:  # noqa: BLE001 - re-raised unless it is a refusal
         if not _refused(exc):
             raise
-        outputs = {}
-        for b in rows:
-            try:
-                outputs[int(b)] = _batch(binding, impl, args, dims, np.array([b]))[0]
-            except Exception as inner:  # noqa: BLE001
-                if not _refused(inner):
-                    raise
-                rt.invalid[b] = True
-        return outputs
-    return {int(b): value[k] for k, b in enumerate(rows)}
+    kept, values = [], []
+    for b in rows:
+        try:
+            values.append(_batch(binding, impl, args, dims, np.array([b]))[0])
+            kept.append(b)
+        except Exception as inner:  # noqa: BLE001
+            if not _refused(inner):
+                raise
+            rt.invalid[b] = True
+    if not kept:
+        return np.array([], dtype=int), np.array([])
+    return np.array(kept), np.stack(values)
+
+
+def _per_draw(rt, binding: Binding, impl: Callable, args: list, dims: list,
+              rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One call per draw: ``(rows with a value, their values)``."""
+    kept, values = [], []
+    for b in rows:
+        try:
+            values.append(_one(binding, impl, [p[b] for p in args], [d[b] for d in dims]))
+            kept.append(b)
+        except Exception as exc:  # noqa: BLE001 - re-raised unless it is a refusal
+            if not _refused(exc):
+                raise
+            rt.invalid[b] = True
+    if not kept:
+        return np.array([], dtype=int), np.array([])
+    return np.array(kept), np.stack(values)
 
 
 def batched_call(rt, binding: Binding, dims: tuple, args: tuple) -> np.ndarray:
@@ -145,37 +165,28 @@ def batched_call(rt, binding: Binding, dims: tuple, args: tuple) -> np.ndarray:
     impl = binding.load()
     prepared, dim_values = _prepare(rt, args, dims)
     rows = np.flatnonzero(rt.active & ~rt.invalid)
-    if binding.vectorized:
-        outputs = _vectorized(rt, binding, impl, prepared, dim_values, rows) if len(rows) else {}
+    evaluate = _vectorized if binding.vectorized else _per_draw
+    kept, values = evaluate(rt, binding, impl, prepared, dim_values, rows) if len(rows) else (
+        rows, np.array([]))
+    if len(kept):
+        if values.dtype.kind in "fc":
+            finite = np.isfinite(values).reshape(len(kept), -1).all(axis=1)
+            rt.impl_nonfinite[kept[~finite]] = True
+        template = values[0]
     else:
-        outputs = {}
-        for b in rows:
-            try:
-                outputs[int(b)] = _one(binding, impl, [p[b] for p in prepared],
-                                       [d[b] for d in dim_values])
-            except Exception as exc:  # noqa: BLE001 - re-raised unless it is a refusal
-                if not _refused(exc):
-                    raise
-                rt.invalid[b] = True
-    for b, value in outputs.items():
-        if value.dtype.kind in "fc" and not np.isfinite(value).all():
-            rt.impl_nonfinite[b] = True
-    template = next(iter(outputs.values()), None)
-    if template is None:
-        # no active draw (a branch nobody takes): still answer with the output's shape
-        try:
-            if binding.vectorized:
-                template = _batch(binding, impl, prepared, dim_values, np.array([0]))[0]
-            else:
-                template = _one(binding, impl, [p[0] for p in prepared],
-                                [d[0] for d in dim_values])
-        except Exception as exc:  # noqa: BLE001
-            if not _refused(exc):
-                raise
+        # no active draw (a branch nobody takes): still answer with the output's shape,
+        # from draw 0, whose validity this probe must not change
+        saved = rt.invalid.copy()
+        probe_rows, probe = evaluate(rt, binding, impl, prepared, dim_values, np.array([0]))
+        rt.invalid[:] = saved
+        if not len(probe_rows):
             # no draw has a value, so no output shape: the evaluation cannot go on
             raise OutOfSample(f"{binding.lean_name}: the implementation refused every draw")
-    filled = [outputs.get(b, np.zeros_like(template)) for b in range(rt.batch)]
-    return rt.from_float(np.stack(filled))
+        template = probe[0]
+    out = np.zeros((rt.batch,) + template.shape, dtype=template.dtype)
+    if len(kept):
+        out[kept] = values
+    return rt.from_float(out)
 
 
 def runtime_bindings(
