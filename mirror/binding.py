@@ -103,8 +103,23 @@ def _prepare(rt, args: tuple, dims: tuple) -> tuple[list[np.ndarray], list[np.nd
     return prepared, [rt.to_float(rt.batched(d)) for d in dims]
 
 
+def _called(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndarray:
+    """The binding's value; an exception that is no refusal is the binding's error."""
+    try:
+        return as_array(binding.call(impl, args, dims))
+    except Exception as exc:  # noqa: BLE001 - refusals pass, the rest name the binding
+        if _refused(exc) or isinstance(exc, BindingError):
+            raise
+        where = f" ({binding.source})" if binding.source else ""
+        text = " ".join(str(exc).split())
+        raise BindingError(
+            f"binding {binding.lean_name}{where}: {binding.implementation} raised "
+            f"{type(exc).__name__}: {text}; fix the function, or refuse inputs outside its "
+            "domain with ValueError") from exc
+
+
 def _one(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndarray:
-    value = as_array(binding.call(impl, args, dims))
+    value = _called(binding, impl, args, dims)
     if binding.result_ndim is not None and value.ndim != binding.result_ndim:
         raise binding.shape_error(value.shape, "one example")
     return value
@@ -112,7 +127,7 @@ def _one(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndarray
 
 def _batch(binding: Binding, impl: Callable, args: list, dims: list, rows: np.ndarray
            ) -> np.ndarray:
-    value = as_array(binding.call(impl, [a[rows] for a in args], [d[rows] for d in dims]))
+    value = _called(binding, impl, [a[rows] for a in args], [d[rows] for d in dims])
     expected = None if binding.result_ndim is None else binding.result_ndim + 1
     if value.ndim == 0 or value.shape[0] != len(rows) or (
             expected is not None and value.ndim != expected):

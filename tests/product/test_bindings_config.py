@@ -335,3 +335,37 @@ def test_binding_error_is_not_a_refusal(tmp_path):
     binding = registry_of(project).bindings["Cfg.scale"]
     with pytest.raises(BindingError):
         _runtime_call(binding, 2, (np.array([2.0, 3.0]), np.ones((2, 3))))
+
+
+def test_the_bundled_project_binds_through_its_own_configuration():
+    """The repository root is a Lake project configured like any other: every Op Spec with
+    a Lean definition is bound there, and its catalog lists the Lean-less one as UNKNOWN."""
+    from mirror.impl.ops import OP_SPECS
+    from mirror.registry import catalog_rows
+    from mirror.report import build_report
+
+    root = Path(__file__).resolve().parents[2]
+    config = read_config(root)
+    assert config.path == root / "pyproject.toml"
+    bound = {spec.lean_name for spec in config.bindings}
+    assert {s.lean_name for s in OP_SPECS.values() if s.lean_defined} <= bound
+    catalog = catalog_rows(config)
+    assert catalog["title"] == "Op Specs"
+    assert [r["op"] for r in catalog["rows"]] == list(OP_SPECS)
+    report = build_report(({"catalog": catalog}, [], []))
+    assert report["op_specs_title"] == "Op Specs"
+    rows = {r["op"]: r for r in report["op_specs"]}
+    assert rows["slidingDecodeGQA"]["lean"] == "UNKNOWN"
+    assert rows["sigmoid"]["kernel"] == "mirror.impl.ops.scalar:sigmoid"
+
+
+def test_a_function_that_raises_is_the_rows_error_naming_the_binding(tmp_path):
+    ops = OPS + "\n\ndef broken(x):\n    raise TypeError('cannot handle\\n this')\n"
+    project = make_project(tmp_path / "p", '"Cfg.relu" = "PKG.ops:broken"\n',
+                           package="cfgerr11", ops=ops)
+    rows = {r.name: r for r in run(project, method="scanner", settings=SMALL).results}
+    path = project / "pyproject.toml"
+    assert rows["Cfg.relu.conformance"].mirror_status == "error"
+    assert rows["Cfg.relu.conformance"].reason == (
+        f"binding Cfg.relu ({path}): cfgerr11.ops:broken raised TypeError: cannot handle this; "
+        "fix the function, or refuse inputs outside its domain with ValueError")
