@@ -9,7 +9,9 @@ function, ``np.maximum(x, 0)``: one per example, one ``vectorized = true``. Meas
    no Hypothesis phase), as examples per second.
 
 Run: ``.venv/bin/python bench/bench_bindings.py [--repeats K] [--batch B] [--sweep N]``.
-Prints best-of-K examples/s and the ratio; nothing is asserted.
+Prints best-of-K examples/s and the ratio; nothing is asserted. Recorded (shared 2-core
+machine, best of 9): binding call 40–100× (e.g. 67,051 vs 6,681,282 examples/s), whole
+conformance check about 3× (26,626 vs 90,039 examples/s; drawing the examples dominates).
 """
 
 from __future__ import annotations
