@@ -218,3 +218,25 @@ def test_generic_code_names_no_bundled_constant():
             if re.search(r"\bMirror\.[A-Z]", line):
                 offenders.append(f"{path.name}:{number}: {line.strip()}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("example, message", [
+    ("{", "leanmirror: error: --example '{' is not JSON (Expecting property name enclosed in "
+          "double quotes: line 1 column 2 (char 1)); expected an object such as '{\"x\": 1.5}'"),
+    ('{"a": [0.0]}', "leanmirror: error: --example for Toy.prefixSum_succ: missing ['i'], "
+                     "unknown []; expected exactly the variables ['i', 'a']"),
+])
+def test_check_rejects_a_malformed_example_in_one_line(example, message, capsys):
+    status = main(["check", "Toy.prefixSum_succ", "--project", str(EXAMPLE), "--method",
+                   "scanner", "--example", example])
+    assert status == 2
+    assert capsys.readouterr().err.strip() == message
+
+
+def test_check_names_an_ambiguous_or_unknown_statement(capsys):
+    status = main(["check", "nothing_here", "--project", str(EXAMPLE), "--method", "scanner",
+                   "--example", "{}"])
+    assert status == 2
+    assert capsys.readouterr().err.strip() == (
+        "leanmirror: error: check: 'nothing_here' names 0 mirrored statements (none); pass one "
+        "full name as the report shows it")
