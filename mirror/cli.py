@@ -265,7 +265,9 @@ def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
     """Op Spec name → ``tested`` when its kernel passed conformance against the Lean definition.
 
     A NumPy kernel is never ``proved``: no Lean proof is about it. The evidence comes from a
-    report JSON (``--report``) or from a conformance run of ``Mirror.Ops`` now."""
+    report JSON (``--report``) or from a conformance run of the Op Specs' definitions now."""
+    from mirror.models.spec import conformance_names, op_statuses
+
     if args.report is not None:
         path = Path(args.report)
         try:
@@ -282,14 +284,10 @@ def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
 
         project = resolve_project(args.project)
         settings = CheckSettings(max_examples=args.examples, sweep=64)
-        run_result = run(project, method=args.method, settings=settings, select=["Mirror.Ops"])
+        run_result = run(project, method=args.method, settings=settings,
+                         select=sorted(conformance_names()))
         results = [(r.name, r.mirror_status) for r in run_result.results]
-    statuses: dict[str, str] = {}
-    for name, status in results:
-        if name.startswith("Mirror.Ops.") and name.endswith(".conformance"):
-            op = name[len("Mirror.Ops."): -len(".conformance")]
-            statuses[op] = "tested" if status in ("tested", "symbolic") else str(status)
-    return statuses
+    return op_statuses(results)
 
 
 def _cmd_models(args: argparse.Namespace) -> int:
@@ -345,6 +343,56 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
         )
     print(f"results: {out / 'results.json'}")
     return EXIT_OK
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from bridge.extraction import extract
+    from mirror.onboarding import init_section, write_init
+
+    extraction = extract(project, method=args.method)
+    if args.print:
+        print(init_section(extraction), end="")
+        return EXIT_OK
+    path = write_init(project, extraction)
+    print(f"wrote [tool.leanmirror] to {path}; uncomment the bindings you implement, then run "
+          "`leanmirror bindings`")
+    return EXIT_OK
+
+
+def _cmd_bindings(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from bridge.extraction import extract
+    from mirror.registry import binding_rows, load_registry
+
+    registry = load_registry(project, extract(project, method=args.method).by_name())
+    rows = binding_rows(registry)
+    print(f"{len(rows)} binding(s) in {registry.config.where}")
+    for row in rows:
+        if row["loads"]:
+            print(f"ok     {row['lean_name']}: {row['convention']}")
+        else:
+            print(f"error  {row['lean_name']}: {row['error']}")
+    for problem in registry.problems:
+        print(f"error  {problem}")
+    return EXIT_FINDINGS if registry.errors or registry.problems else EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from mirror.pipeline import build_mirrors, extract_project
+    from mirror.replay import replay
+
+    mirrors = build_mirrors(extract_project(project, args.method))
+    exact = [m for m in mirrors if m.name == args.name]
+    matches = exact or [m for m in mirrors if m.name.endswith("." + args.name)]
+    if len(matches) != 1:
+        names = ", ".join(sorted(m.name for m in matches)[:6]) or "none"
+        raise CommandError(f"check: {args.name!r} names {len(matches)} mirrored statements "
+                           f"({names}); pass one full name as the report shows it")
+    outcome = replay(matches[0], args.example)
+    print(outcome.line())
+    return EXIT_FINDINGS if outcome.verdict == "refuted" else EXIT_OK
 
 
 def _add_project(parser: argparse.ArgumentParser, method: bool = True) -> None:
@@ -491,6 +539,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress display")
     _add_statement_timeout(p)
     p.set_defaults(handler=_cmd_fuzz)
+
+    p = sub.add_parser(
+        "init",
+        help="write a commented [tool.leanmirror] section listing the project's definitions",
+        description="Append to the project's pyproject.toml a commented [tool.leanmirror] "
+        "section: every definition with a body, its parameters and the call the default "
+        "calling convention makes, as bindings to uncomment.",
+    )
+    _add_project(p)
+    p.add_argument("--print", action="store_true", help="print the section, write nothing")
+    p.set_defaults(handler=_cmd_init)
+
+    p = sub.add_parser(
+        "bindings",
+        help="list each binding, whether it loads, and its calling convention (exit 1: errors)",
+        description="Resolve the project's bindings ([tool.leanmirror.bindings], @binds "
+        "modules, entry points) against its Lean definitions and list each one: the calling "
+        "convention it resolved, or the error that stops it.",
+    )
+    _add_project(p)
+    p.set_defaults(handler=_cmd_bindings)
+
+    p = sub.add_parser(
+        "check",
+        help="replay one example of one statement (the command a refuted row carries)",
+        description="Run one mirrored statement on one example (a JSON object of its "
+        "variables), in float64 and then 50-digit mpmath, calling the bound implementations on "
+        "exactly those inputs. Exit status 1 when the example refutes the statement.",
+    )
+    p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")
+    p.add_argument("--example", metavar="JSON", required=True,
+                   help="the example, e.g. '{\"x\": [1.5, -2.0]}'")
+    _add_project(p)
+    p.set_defaults(handler=_cmd_check)
 
     p = sub.add_parser(
         "models",

@@ -89,7 +89,7 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     """The checkable mirrors named by ``select`` (statement names, short names or modules).
 
     A token matches a statement by its full name, its last name component, or its module
-    (``Mirror.Ops`` selects ``Mirror.Ops`` and ``Mirror.Ops.*``). Definitions are never
+    (``Toy.Ops`` selects ``Toy.Ops`` and ``Toy.Ops.*``). Definitions are never
     selected (they are not statements). A token matching nothing is an error.
     """
     candidates = [m for m in mirrors if getattr(m, "status", None) != "definition"]
@@ -520,6 +520,35 @@ def run_session(
             "examples": examples,
         },
     )
+<<<<<<< HEAD
+=======
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(chosen), desc="fuzz", unit="stmt", dynamic_ncols=True)
+        bar.set_postfix(examples=0, failures=0)
+
+    def on_result(data: dict[str, Any]) -> None:
+        from mirror.replay import attach_replay
+
+        result = StatementResult.from_json(attach_replay(data, project))
+        append_jsonl(
+            log_path,
+            {"event": "result", "session": summary.session, "time": _now(), "result": data},
+        )
+        summary.results.append(result)
+        summary.done += 1
+        summary.examples += result.examples
+        status = result.mirror_status or "none"
+        summary.statuses[status] = summary.statuses.get(status, 0) + 1
+        if result.mirror_status == "refuted":
+            summary.failures.append(result.name)
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(examples=summary.examples, failures=len(summary.failures))
+
+>>>>>>> bindings
     start = time.monotonic()
     campaign = _Campaign(
         names=[m.name for m in chosen],

@@ -2,7 +2,7 @@
 
 Per Lean module, :func:`generate` writes two files into the output directory:
 
-- ``<slug>.py``: the property functions (each ``Mirror.source`` with the Lean statement in
+- ``<slug>.py``: the property functions (each mirror's ``source``, with the Lean statement in
   its docstring) and their sampling plans as literals;
 - ``test_<slug>.py``: a pytest module that runs each property through
   ``mirror.checks.check_property`` with the Hypothesis profile the pytest plugin loaded.
@@ -86,7 +86,7 @@ def module_hash(statement_hashes: dict[str, str]) -> str:
 
 
 def module_slug(module: str) -> str:
-    """A Python module name for a Lean module: ``Mirror.Ops.Norm`` → ``mirror_ops_norm``."""
+    """A Python module name for a Lean module: ``Toy.Ops.Norm`` → ``toy_ops_norm``."""
     slug = re.sub(r"[^0-9a-zA-Z]+", "_", module).strip("_").lower() or "module"
     if slug[0].isdigit() or keyword.iskeyword(slug):
         slug = "m_" + slug
@@ -121,7 +121,7 @@ def _with_docstring(source: str, function_name: str, docstring: str) -> str:
         tree = ast.parse(source)
     except SyntaxError as exc:
         raise InvalidArgument(
-            f"Mirror.source of {function_name!r}: not valid Python ({exc.msg}, line {exc.lineno})"
+            f"mirror source of {function_name!r}: not valid Python ({exc.msg}, line {exc.lineno})"
         ) from None
     functions = [
         node
@@ -130,8 +130,8 @@ def _with_docstring(source: str, function_name: str, docstring: str) -> str:
     ]
     if not functions:
         raise InvalidArgument(
-            f"Mirror.source: defines no top-level function {function_name!r}; "
-            "expected the property function named by Mirror.function_name"
+            f"mirror source: defines no top-level function {function_name!r}; "
+            "expected the property function named by the mirror's function_name"
         )
     function = functions[0]
     if ast.get_docstring(function) is not None:
@@ -142,7 +142,7 @@ def _with_docstring(source: str, function_name: str, docstring: str) -> str:
     indent = " " * first.col_offset
     if first.lineno == function.lineno:  # one-line def: "def f(rt): return x"
         raise InvalidArgument(
-            f"Mirror.source of {function_name!r}: body on the def line; expected a block"
+            f"mirror source of {function_name!r}: body on the def line; expected a block"
         )
     literal = _docstring_literal(docstring, indent)
     lines.insert(insert_at, indent + literal)
@@ -155,11 +155,11 @@ def _plan_literal(plan: Any, function_name: str) -> str:
         canonical = json.loads(json.dumps(plan, sort_keys=True, allow_nan=False))
     except (TypeError, ValueError) as exc:
         raise InvalidArgument(
-            f"Mirror.plan of {function_name!r}: not JSON-able ({exc}); expected a JSON-able dict"
+            f"mirror plan of {function_name!r}: not JSON-able ({exc}); expected a JSON-able dict"
         ) from None
     literal = pprint.pformat(canonical, indent=4, width=88, sort_dicts=True)
     if ast.literal_eval(literal) != canonical:
-        raise InvalidArgument(f"Mirror.plan of {function_name!r}: does not round-trip as a literal")
+        raise InvalidArgument(f"mirror plan of {function_name!r}: does not round-trip as a literal")
     return literal
 
 
@@ -199,18 +199,18 @@ def _block(mirror: Any, used_tests: set[str], used_functions: set[str]) -> _Bloc
             and not keyword.iskeyword(function_name)
         ):
             raise InvalidArgument(
-                f"Mirror.function_name of {name!r}: got {function_name!r}; "
+                f"mirror function_name of {name!r}: got {function_name!r}; "
                 "expected a Python identifier"
             )
         if function_name in used_functions:
             raise InvalidArgument(
-                f"Mirror.function_name: {function_name!r} is used by two statements of "
+                f"mirror function_name: {function_name!r} is used by two statements of "
                 f"{declaration.module!r}; expected unique names per module"
             )
         used_functions.add(function_name)
         if not isinstance(mirror.source, str):
             raise InvalidArgument(
-                f"Mirror.source of {name!r}: got {type(mirror.source).__name__}; "
+                f"mirror source of {name!r}: got {type(mirror.source).__name__}; "
                 "expected Python source for a ready mirror"
             )
         doc = f"Lean: {name}\n\n{declaration.statement_text or ''}".rstrip()

@@ -20,10 +20,12 @@ from bridge import term as T
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument
 from mirror import __version__
-from mirror.binding import BINDINGS, runtime_bindings
+from mirror.binding import BindingError, runtime_bindings
 from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
+from mirror.registry import binding_rows, catalog_rows, load_registry
+from mirror.replay import attach_replay
 from mirror.result import StatementResult
 from mirror.strategies import PlanSettings, plan_statement
 from mirror.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
@@ -75,7 +77,7 @@ class Mirror:
     role: str = "theorem"
     #: The statement with bound definitions unfolded too (for the symbolic attempt).
     unfolded: Statement | None = None
-    #: The binding table the mirror was built with (``None``: :data:`BINDINGS`).
+    #: The binding table the mirror was built with (the project's registry).
     table: dict | None = None
     #: Why leanmirror failed on this declaration (status ``"error"``).
     failure: Failure | None = None
@@ -253,27 +255,56 @@ def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Transla
     return notes
 
 
+def project_registry(extraction: Extraction):
+    """The registry of the project ``extraction`` came from (its configuration's bindings)."""
+    project = extraction.meta.get("project")
+    return load_registry(Path(project) if project else Path.cwd(), extraction.by_name())
+
+
+def _binding_errors(decl: Declaration, errors: dict[str, str]) -> str | None:
+    """The error of a failing binding that ``decl`` is (or whose statement names one)."""
+    if decl.name in errors:
+        return errors[decl.name]
+    terms = [b.type for b in decl.binders if b.type is not None]
+    terms += [t for t in (decl.type,) if t is not None]
+    for term in terms:
+        for node in T.walk(term):
+            if isinstance(node, T.Const) and node.name in errors:
+                return errors[node.name]
+    return None
+
+
 def build_mirrors(
     extraction: Extraction,
     bindings: dict | None = None,
+    errors: dict[str, str] | None = None,
     *,
     statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT,
 ) -> list[Mirror]:
     """Translate every theorem, and every bound definition against its implementation.
 
-    Each declaration is built under its own :class:`~mirror.guard.Guard`: an exception or a
-    stage running past ``statement_timeout`` seconds makes that declaration an ``error``
-    mirror (the time spent counts against its check later)."""
-    table = BINDINGS if bindings is None else bindings
+    ``bindings`` defaults to the project's registry (its configuration); a definition whose
+    binding fails (``errors``: name → message) is an ``error`` row, and so is a theorem that
+    names it. Each declaration is built under its own :class:`~mirror.guard.Guard`: an
+    exception or a stage running past ``statement_timeout`` seconds makes that declaration
+    an ``error`` mirror (the time spent counts against its check later)."""
+    if bindings is None:
+        registry = project_registry(extraction)
+        table, errors = registry.bindings, registry.errors
+    else:
+        table = bindings
+    errors = errors or {}
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
     mirrors: list[Mirror] = []
     for decl in extraction.declarations:
-        if decl.kind == "theorem":
-            role = "theorem"
-        elif decl.kind in ("def", "abbrev") and decl.name in bound:
-            role = "conformance"
-        else:
+        role = "theorem" if decl.kind == "theorem" else "conformance"
+        if role == "conformance" and not (decl.kind in ("def", "abbrev")
+                                          and (decl.name in bound or decl.name in errors)):
+            continue
+        failure = _binding_errors(decl, errors)
+        if failure is not None:
+            mirrors.append(Mirror(decl, "error", reason=failure, role=role))
             continue
         guard = Guard(statement_timeout)
         mirror = _translate(decl, Translator(declarations, bound, table=table), role, guard)
@@ -301,7 +332,7 @@ def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResul
         sympy=mirror.sympy_text,
         code=mirror.source,
         bound_to=[
-            (mirror.table or BINDINGS)[n].implementation if n in (mirror.table or BINDINGS) else n
+            (mirror.table or {})[n].implementation if n in (mirror.table or {}) else n
             for n in mirror.bound_to
         ],
         docstring=decl.docstring,
@@ -335,10 +366,14 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
 
 
 def _error_result(mirror: Mirror, failure: Failure | None, elapsed: float) -> StatementResult:
+    reason = mirror.reason
+    if failure is not None:
+        # a failing binding's message already names the binding, its file and the fix
+        reason = failure.message if failure.kind == BindingError.__name__ else failure.describe()
     return _result(
         mirror,
         "error",
-        reason=failure.describe() if failure else mirror.reason,
+        reason=reason,
         stage=failure.stage if failure else None,
         duration=round(elapsed, 3),
     )
@@ -424,11 +459,13 @@ def run(
     project = Path(project)
     settings = settings or CheckSettings()
     extraction = extract_project(project, method)
-    mirrors = [m for m in build_mirrors(extraction, statement_timeout=settings.statement_timeout)
+    registry = project_registry(extraction)
+    mirrors = [m for m in build_mirrors(extraction, registry.bindings, registry.errors,
+                                        statement_timeout=settings.statement_timeout)
                if _selected(m, select)]
     results = []
     for mirror in mirrors:
-        result = check_mirror(mirror, settings)
+        result = attach_replay(check_mirror(mirror, settings), project)
         results.append(result)
         if progress is not None:
             progress(result)
@@ -445,8 +482,14 @@ def run(
             "sweep": settings.sweep,
             "seed": settings.seed,
         },
+        bindings=binding_rows(registry),
     )
-    return RunResult(meta, results, list(extraction.diagnostics), mirrors)
+    catalog = catalog_rows(registry.config)
+    if catalog is not None:
+        meta["catalog"] = catalog
+    problems = registry.problems + [e for n, e in registry.errors.items()
+                                    if n not in extraction.by_name()]
+    return RunResult(meta, results, list(extraction.diagnostics) + problems, mirrors)
 
 
 def show(project: Path, name: str, method: str = "auto",
@@ -475,7 +518,8 @@ def show(project: Path, name: str, method: str = "auto",
             parts.append("    " + mirror.sympy_text)
         if mirror.bound_to:
             parts.append("")
-            parts.append("bound to: " + ", ".join(BINDINGS[n].implementation for n in mirror.bound_to))
+            parts.append("bound to: " + ", ".join(mirror.table[n].implementation
+                                                  for n in mirror.bound_to))
         if mirror.source:
             parts.append("")
             parts.append("NumPy property:")

@@ -169,31 +169,41 @@ def _module_row(module: str, results: list[StatementResult]) -> dict[str, Any]:
     }
 
 
-def _op_specs(results: list[StatementResult]) -> list[dict[str, Any]]:
-    """The Op Specs table when the project is the bundled one (it defines ``Mirror.Ops``):
-    per Op Spec, its Lean definition, its NumPy kernel and the kernel's conformance result.
-    An Op Spec with no Lean definition (``slidingDecodeGQA``) is UNKNOWN on the Lean side."""
-    if not any(r.module.startswith("Mirror.Ops") for r in results):
-        return []
-    from mirror.impl.ops.registry import OP_SPECS
+def _catalog(meta: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The entries of the project's catalog (``[tool.leanmirror] catalog``), else one per
+    binding: ``(title, [{op, lean_name, lean_defined, kernel, description}])``."""
+    catalog = meta.get("catalog")
+    if isinstance(catalog, Mapping) and isinstance(catalog.get("rows"), list):
+        return str(catalog.get("title") or "Catalog"), list(catalog["rows"])
+    rows = [{"op": b.get("lean_name"), "lean_name": b.get("lean_name"), "lean_defined": True,
+             "kernel": b.get("implementation"), "description": b.get("description", "")}
+            for b in meta.get("bindings") or () if isinstance(b, Mapping)]
+    return "Bindings", rows
 
+
+def _op_specs(results: list[StatementResult], meta: Mapping[str, Any]
+              ) -> tuple[str, list[dict[str, Any]]]:
+    """Per catalog entry (or binding): its Lean definition, its implementation and the
+    implementation's conformance result. An entry without a Lean definition is UNKNOWN on
+    the Lean side."""
+    title, entries = _catalog(meta)
     by_name = {r.name: r for r in results}
     rows = []
-    for name, spec in OP_SPECS.items():
-        conformance = by_name.get(f"{spec.lean_name}.conformance")
-        kernel = f"{spec.kernel.__module__}:{spec.kernel.__name__}"
+    for entry in entries:
+        defined = bool(entry.get("lean_defined", True))
+        conformance = by_name.get(f"{entry.get('lean_name')}.conformance")
         rows.append({
-            "op": name,
-            "lean_name": spec.lean_name if spec.lean_defined else None,
-            "lean": (conformance.lean_status if conformance else "—")
-            if spec.lean_defined else "UNKNOWN",
-            "kernel": kernel,
+            "op": entry.get("op"),
+            "lean_name": entry.get("lean_name") if defined else None,
+            "lean": (conformance.lean_status if conformance else "—") if defined else "UNKNOWN",
+            "kernel": entry.get("kernel"),
             "conformance": conformance.mirror_status if conformance else None,
             "examples": conformance.examples if conformance else 0,
             "max_error": _jsonable(conformance.max_error) if conformance else None,
-            "description": spec.description,
+            "description": entry.get("description", ""),
+            "replay": conformance.replay if conformance else None,
         })
-    return rows
+    return title, rows
 
 
 def build_report(run: Any) -> dict[str, Any]:
@@ -208,6 +218,12 @@ def build_report(run: Any) -> dict[str, Any]:
         if result.code is None and result.name in code_by_name:
             result.code = code_by_name[result.name]
     meta = _jsonable(meta)
+    for result in results:
+        if result.mirror_status == "refuted" and result.counterexample and not result.replay:
+            from mirror.replay import replay_command
+
+            result.replay = replay_command(meta.get("project"), result.name,
+                                           _jsonable(result.counterexample))
     meta.setdefault("tool", "leanmirror")
     meta.setdefault("method", "unknown")
     for key in ("version", "project", "lean_toolchain", "mathlib_rev", "generated_at"):
@@ -234,6 +250,7 @@ def build_report(run: Any) -> dict[str, Any]:
     for result in results:
         by_module.setdefault(result.module, []).append(result)
     modules = [_module_row(name, rows) for name, rows in sorted(by_module.items())]
+    catalog_title, op_specs = _op_specs(results, meta)
     return {
         "meta": meta,
         "summary": {
@@ -243,7 +260,8 @@ def build_report(run: Any) -> dict[str, Any]:
             "totals": totals,
         },
         "modules": modules,
-        "op_specs": _op_specs(results),
+        "op_specs": op_specs,
+        "op_specs_title": catalog_title,
         "statements": [_jsonable(r.to_json()) for r in results],
         "diagnostics": [_coerce_diagnostic(d) for d in diagnostics],
     }
@@ -347,6 +365,7 @@ def _context(report: Mapping[str, Any]) -> dict[str, Any]:
         "summary": report["summary"],
         "modules": report["modules"],
         "op_specs": report.get("op_specs", []),
+        "op_specs_title": report.get("op_specs_title", "Catalog"),
         "statements": report["statements"],
         "diagnostics": report["diagnostics"],
         "method_label": _method_label(meta),

@@ -46,6 +46,8 @@ class StatementResult:
     #: For ``error`` rows: the stage leanmirror failed in (translate, plan, print, unfold,
     #: symbolic settle, check).
     stage: str | None = None
+    #: A refuted row's one-line command that replays its counterexample.
+    replay: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Iterable, Any, Mapping
 
 from bridge.errors import InvalidArgument
 from mirror.impl.ops import OP_SPECS
@@ -161,6 +161,21 @@ def load_model_spec(key_or_path: str | Path) -> ModelSpec:
 def load_model_specs() -> list[ModelSpec]:
     """Every shipped model spec."""
     return [load_model_spec(key) for key in available_model_specs()]
+
+
+def conformance_names() -> dict[str, str]:
+    """The conformance row of each Op Spec with a Lean definition: row name → Op Spec name
+    (the Lean names come from ``OP_SPECS``, the model specs' data)."""
+    return {f"{spec.lean_name}.conformance": name
+            for name, spec in OP_SPECS.items() if spec.lean_defined}
+
+
+def op_statuses(results: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+    """Op Spec name → ``tested`` when its kernel passed conformance (``(row name, mirror
+    status)`` pairs of a run or a report), else the status it got."""
+    rows = conformance_names()
+    return {rows[name]: "tested" if status in ("tested", "symbolic") else str(status)
+            for name, status in results if name in rows}
 
 
 def node_statuses(spec: ModelSpec, op_status: Mapping[str, str]) -> list[tuple[str, str, str]]:

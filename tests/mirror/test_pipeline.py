@@ -65,6 +65,8 @@ def test_a_false_softmax_row_sum_is_refuted_against_the_operator(tmp_path):
     (project / "lean" / "Mirror").mkdir(parents=True)
     shutil.copy(ROOT / "lakefile.toml", project / "lakefile.toml")
     shutil.copy(ROOT / "lean-toolchain", project / "lean-toolchain")
+    # the bundled project's bindings are its configuration: the copy takes it along
+    shutil.copy(ROOT / "pyproject.toml", project / "pyproject.toml")
     source = (ROOT / "lean" / "Mirror" / "Resolvent.lean").read_text(encoding="utf-8")
     planted = source.replace(
         "end Mirror.Resolvent",

@@ -1,0 +1,1 @@
+"""The example project's NumPy kernels (one of them deliberately wrong)."""

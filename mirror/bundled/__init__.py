@@ -1,0 +1,58 @@
+"""The bundled project: leanmirror's own Lean statements and the Python they mirror.
+
+The repository root is a Lake project (``lakefile.toml``, sources in ``lean/``) and a user of
+leanmirror like any other: its definitions are bound to implementations through its own
+configuration (``[tool.leanmirror]`` in the root ``pyproject.toml``). Its domain code is
+
+- ``mirror/impl`` — the NumPy kernels (resolvent operator, positional heads, fractional-power
+  layer, the Op Specs in ``mirror/impl/ops``);
+- ``mirror/bundled/adapters.py`` — the calls of those kernels whose signature differs from
+  the Lean definition's;
+- ``mirror/models`` — model specifications composed of Op Specs;
+- ``mirror/experiments`` — experiments on the bundled layers.
+
+Nothing else in ``mirror`` names the bundled project's constants.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+#: The bundled Lake project (the repository root).
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.lru_cache(maxsize=1)
+def bundled_registry():
+    """The bundled project's registry, resolved against its scanned declarations."""
+    from bridge.scanner import scan_project
+    from mirror.registry import load_registry
+
+    return load_registry(ROOT, scan_project(ROOT).by_name())
+
+
+def bundled_bindings() -> dict:
+    """Lean name → :class:`~mirror.binding.Binding` of the bundled project."""
+    return bundled_registry().bindings
+
+
+def op_bindings() -> tuple:
+    """The bindings of the Op Specs with a Lean definition (``OP_SPECS`` entries)."""
+    from mirror.impl.ops import OP_SPECS
+
+    table = bundled_bindings()
+    return tuple(table[s.lean_name] for s in OP_SPECS.values()
+                 if s.lean_defined and s.lean_name in table)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BINDINGS":
+        return bundled_bindings()
+    if name == "OP_BINDINGS":
+        return op_bindings()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ROOT", "bundled_bindings", "bundled_registry", "op_bindings"]
