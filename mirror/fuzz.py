@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, Sequence
 from bridge.errors import InvalidArgument, LeanMirrorError
 from mirror.fileio import append_jsonl, read_jsonl
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT
+from mirror.replay import attach_replay
 from mirror.result import StatementResult
 
 #: Examples per statement when only a time budget is given (the budget ends the run).
@@ -520,35 +521,6 @@ def run_session(
             "examples": examples,
         },
     )
-<<<<<<< HEAD
-=======
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(chosen), desc="fuzz", unit="stmt", dynamic_ncols=True)
-        bar.set_postfix(examples=0, failures=0)
-
-    def on_result(data: dict[str, Any]) -> None:
-        from mirror.replay import attach_replay
-
-        result = StatementResult.from_json(attach_replay(data, project))
-        append_jsonl(
-            log_path,
-            {"event": "result", "session": summary.session, "time": _now(), "result": data},
-        )
-        summary.results.append(result)
-        summary.done += 1
-        summary.examples += result.examples
-        status = result.mirror_status or "none"
-        summary.statuses[status] = summary.statuses.get(status, 0) + 1
-        if result.mirror_status == "refuted":
-            summary.failures.append(result.name)
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix(examples=summary.examples, failures=len(summary.failures))
-
->>>>>>> bindings
     start = time.monotonic()
     campaign = _Campaign(
         names=[m.name for m in chosen],
@@ -561,7 +533,7 @@ def run_session(
     progress_bar = _Progress(len(chosen), start) if progress else None
 
     def on_result(data: dict[str, Any], name: str, round_no: int) -> None:
-        result = StatementResult.from_json(data)
+        result = StatementResult.from_json(attach_replay(data, project))
         append_jsonl(log_path, {"event": "result", "session": summary.session, "time": _now(),
                                 "round": round_no, "result": data})
         first = name not in campaign.merged
