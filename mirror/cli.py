@@ -565,7 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="replay one example of one statement (the command a refuted row carries)",
         description="Run one mirrored statement on one example (a JSON object of its "
-        "variables), in float64 and then 50-digit mpmath, calling the bound implementations on "
+        "variables), in float64 and then decided exactly, calling the bound implementations on "
         "exactly those inputs. Exit status 1 when the example refutes the statement.",
     )
     p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")

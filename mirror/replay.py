@@ -1,8 +1,8 @@
 """Replay: one counterexample, re-run on its own, as a one-line command.
 
 Every refuted row carries :func:`replay_command`, ``leanmirror check NAME --project P
---example '{…}'``; :func:`replay` runs exactly that example again (float64, then 50-digit
-confirmation), calling the bound implementations on exactly those inputs, so a user can
+--example '{…}'``; :func:`replay` runs exactly that example again (float64, then the exact
+decision a check makes), calling the bound implementations on exactly those inputs, so a user can
 debug a kernel in a normal Python session (``python -m pdb -m mirror.cli check …``).
 """
 
@@ -66,28 +66,34 @@ class Replay:
     """What one replayed example shows."""
 
     name: str
-    #: ``refuted`` (fails in 50 digits too), ``float-only`` (fails in float64 only),
-    #: ``holds``, ``rejected`` (outside the hypotheses or the sampled domain).
+    #: ``refuted`` (its hypotheses hold and its conclusion fails, decided exactly),
+    #: ``float-only`` (an implementation fails in float64 only), ``holds``, ``rejected``
+    #: (outside the hypotheses or the sampled domain), ``undecided`` (no precision decides).
     verdict: str
     float_error: float | None = None
-    exact_error: float | None = None
+    #: How the example was decided (``exact rational arithmetic``, ``mpmath at …``).
+    method: str | None = None
 
     def line(self) -> str:
         detail = {
-            "refuted": f"fails in float64 (error {self.float_error:.3g}) and in 50-digit mpmath "
-                       f"(error {self.exact_error:.3g})" if self.exact_error is not None else "",
+            "refuted": f"fails in float64 (error {self.float_error:.3g}) and when decided by "
+                       f"{self.method}",
             "float-only": f"fails in float64 (error {self.float_error:.3g}) but 50-digit mpmath "
                           "does not confirm it",
-            "holds": "holds on this example",
+            "holds": "holds on this example" + (f" (decided by {self.method})"
+                                                if self.method else ""),
             "rejected": "this example is outside the hypotheses or the sampled domain",
+            "undecided": f"no precision decides this example ({self.method})",
         }[self.verdict]
         return f"{self.verdict}: {self.name}: {detail}"
 
 
 def replay(mirror: Any, text: str) -> Replay:
-    """Run ``mirror`` (a ready :class:`~mirror.pipeline.Mirror`) on the example ``text``."""
+    """Run ``mirror`` (a ready :class:`~mirror.pipeline.Mirror`) on the example ``text``,
+    deciding it exactly as a check does (:class:`mirror.checks.Judge`)."""
     from mirror.binding import runtime_bindings
-    from mirror.checks import FLOAT_TOLERANCE, _batched, confirm, evaluate, holds
+    from mirror.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge, Tally,
+                               _batched, evaluate, holds)
     from mirror.runtime import NumpyRuntime
 
     if mirror.status != "ready":
@@ -98,14 +104,16 @@ def replay(mirror: Any, text: str) -> Replay:
     bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
     rt = NumpyRuntime(1, mirror.plan["settings"]["nat_domain"], FLOAT_TOLERANCE, bindings)
     valid, hyp, concl = evaluate(function, mirror.plan, _batched(example, mirror.plan), rt)
-    if hyp is None or not valid[0] or not holds(hyp)[0]:
+    if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
         return Replay(mirror.name, "rejected")
     err = 0.0 if concl.exact[0] else float(concl.err[0])
-    if holds(concl)[0]:
-        return Replay(mirror.name, "holds", err)
-    verdict, exact = confirm(function, mirror.plan, example, bindings, bool(mirror.bound_to))
-    return Replay(mirror.name, "refuted" if verdict == "fails" else "float-only", err,
-                  exact if verdict == "fails" else None)
+    judge = Judge(function, mirror.plan, bindings, bool(mirror.bound_to), Tally())
+    kind = judge.classify(example, bool(holds(hyp)[0]), bool(holds(concl)[0]),
+                          bool(hyp.sure[0]), bool(concl.sure[0]), err)
+    method = judge.last_decision.method if judge.last_decision else None
+    verdict = {PASS: "holds", REJECT: "rejected", REFUTED: "refuted",
+               FLOAT_ONLY: "float-only"}.get(kind, "undecided")
+    return Replay(mirror.name, verdict, err, method)
 
 
 __all__ = ["Replay", "attach_replay", "example_from_json", "replay", "replay_command"]
