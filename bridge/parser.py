@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Sequence
 from bridge import term as T
 from bridge.errors import LeanMirrorError
 from bridge.lexer import Token, name_text, tokenize
+from bridge.notation import NotationTable, expand, mathlib_notations
 from bridge.term import Binder
 
 MAX_PREC = 1024
@@ -81,7 +82,7 @@ BINARY_OPS: dict[str, tuple[str, int, str]] = {
     "|>": ("|>", 10, "l"),
 }
 #: Postfix operators at max precedence.
-POSTFIX_OPS = {"⁻¹": "Inv.inv", "ᵀ": "Matrix.transpose", "ᶜ": "HasCompl.compl"}
+POSTFIX_OPS = {"⁻¹": "Inv.inv", "ᶜ": "HasCompl.compl"}
 #: Binder predicates allowed after a bound name: ``∀ x ∈ s, p`` and friends.
 BINDER_PREDICATES = ("∈", "∉", "<", "≤", ">", "≥", "≠", "⊆", "⊂", "<=", ">=")
 #: Words that end a term (they belong to the surrounding syntax).
@@ -101,11 +102,14 @@ _CLOSERS = {"(": ")", "[": "]", "#[": "]", "@[": "]", "%[": "]", "{": "}", "⟨"
 class LeanParseError(LeanMirrorError, ValueError):
     """Lean text that the statement parser cannot read; carries line, column and what was expected."""
 
-    def __init__(self, message: str, line: int, column: int, expected: str | None = None):
+    def __init__(self, message: str, line: int, column: int, expected: str | None = None,
+                 construct: str | None = None):
         self.line = line
         self.column = column
         self.expected = expected
         self.reason = message
+        #: The token or notation that stopped parsing (stable, for counting unknown notation).
+        self.construct = construct
         tail = f"; expected {expected}" if expected else ""
         super().__init__(f"{line}:{column}: {message}{tail}")
 
@@ -127,6 +131,9 @@ class Parser:
         locals: Iterable[str] = (),
         resolve: Callable[[str], str] | None = None,
         end_position: tuple[int, int] = (1, 1),
+        notations: NotationTable | None = None,
+        scopes: frozenset[str] | None = None,
+        notation_resolver: Callable | None = None,
     ) -> None:
         self.tokens = [t for t in tokens if t.kind not in ("doc", "moddoc")]
         self.pos = 0
@@ -139,6 +146,14 @@ class Parser:
         self.cdots: list[list[str]] | None = None
         self.pattern_vars: list[str] | None = None
         self.end_position = end_position
+        #: Notations in force (default: Mathlib's) and the open namespaces that activate
+        #: scoped ones (``None``: every scope is open, as for a standalone term).
+        self.notations = notations if notations is not None else mathlib_notations()
+        self.scopes = scopes
+        #: Builds the name resolver of a notation's right-hand side (its definition site).
+        self.notation_resolver = notation_resolver
+        #: Tokens that end the current notation hole (the next atom of the notation).
+        self.stops: frozenset[str] = frozenset()
         #: Application arguments on a new line must start right of this column (``let``).
         self.column_limit = 0
 
@@ -165,8 +180,15 @@ class Parser:
         self.pos += 1
         return tok
 
-    def error(self, message: str, expected: str | None = None, tok: Token | None = None) -> LeanParseError:
+    def describe(self) -> str:
+        """The current token as error messages name it."""
+        return _describe(self.peek())
+
+    def error(self, message: str, expected: str | None = None, tok: Token | None = None,
+              construct: str | None = None) -> LeanParseError:
         tok = tok if tok is not None else self.peek()
+        if construct is None:
+            construct = self._construct(tok)
         if tok is None:
             if self.tokens:
                 last = self.tokens[-1]
@@ -175,7 +197,27 @@ class Parser:
                 line, column = self.end_position
         else:
             line, column = tok.line, tok.column
-        return LeanParseError(message, line, column, expected)
+        return LeanParseError(message, line, column, expected, construct)
+
+    def _construct(self, tok: Token | None) -> str:
+        """The symbol run glued around ``tok`` (``∀ᵐ``, ``⊗ₖ``), or its text; ``<end>`` at the end."""
+        if tok is None:
+            return "<end>"
+        if tok.kind == "error":
+            return "<lexical error>"
+        if tok.kind != "sym":
+            return tok.text if tok.kind == "ident" and tok.text in KEYWORDS else f"<{tok.kind}>"
+        try:
+            i = self.tokens.index(tok)
+        except ValueError:
+            return tok.text
+        a = b = i
+        while a > 0 and self.tokens[a - 1].end == self.tokens[a].start and self.tokens[a - 1].kind == "sym":
+            a -= 1
+        while b + 1 < len(self.tokens) and self.tokens[b + 1].start == self.tokens[b].end \
+                and self.tokens[b + 1].kind == "sym":
+            b += 1
+        return "".join(t.text for t in self.tokens[a : b + 1])
 
     def at_end(self) -> bool:
         return self.pos >= len(self.tokens)
@@ -230,9 +272,23 @@ class Parser:
     def parse_trailing(self, left: T.Term, left_prec: int, min_prec: int) -> T.Term:
         while True:
             tok = self.peek()
-            if tok is None:
+            if tok is None or (tok.text in self.stops and tok.kind in ("sym", "ident")):
                 return left
+            candidates = self.notations.trailing.get(tok.text)
+            if candidates:
+                found = expand(self, candidates, left, left_prec, min_prec)
+                if found is not None:
+                    left, left_prec = found
+                    continue
             text = tok.text if tok.kind == "sym" else None
+            if text == "|>." and min_prec <= 10:
+                nxt = self.peek(1)
+                if nxt is not None and nxt.kind == "ident" and nxt.start == tok.end:
+                    self.pos += 2
+                    for part in nxt.parts:
+                        left = T.Proj(left, part)
+                    left_prec = MAX_PREC
+                    continue
             if text == "." and not tok.space_before:
                 nxt = self.peek(1)
                 if nxt is not None and nxt.start == tok.end and nxt.kind in ("ident", "num"):
@@ -306,6 +362,10 @@ class Parser:
             return self._apply(right, [left])
         return T.app(name, left, right)
 
+    def apply_args(self, fn: T.Term, args: list[T.Term]) -> T.Term:
+        """``fn`` applied to ``args`` (one flattened spine)."""
+        return self._apply(fn, args)
+
     @staticmethod
     def _apply(fn: T.Term, args: list[T.Term]) -> T.Term:
         if not args:
@@ -315,7 +375,7 @@ class Parser:
         return T.App(fn, tuple(args))
 
     def _starts_argument(self, tok: Token | None) -> bool:
-        if tok is None:
+        if tok is None or tok.text in self.stops:
             return False
         if tok.kind in ("num", "str", "char", "name"):
             return True
@@ -328,6 +388,8 @@ class Parser:
             return True
         if text == "·":
             return self.cdots is not None
+        if text in self.notations.leading:
+            return any(n.prec >= MAX_PREC for n in self.notations.leading[text])
         if text == "|":
             nxt = self.peek(1)
             return self.abs_depth == 0 and nxt is not None and nxt.start == tok.end
@@ -358,6 +420,11 @@ class Parser:
             raise self.error("unexpected end of input", "a term")
         if tok.kind == "error":
             raise self.error(str(tok.value), None, tok)
+        candidates = self.notations.leading.get(tok.text)
+        if candidates and not (tok.kind == "ident" and self.is_bound(tok.text)):
+            found = expand(self, candidates)
+            if found is not None:
+                return found
         if tok.kind == "num":
             self.pos += 1
             return T.Lit(tok.value), MAX_PREC  # type: ignore[arg-type]
@@ -568,8 +635,9 @@ class Parser:
         if self.at(closer):
             self.pos += 1
             return items
-        saved = (self.abs_depth, self.norm_depth)
+        saved = (self.abs_depth, self.norm_depth, self.stops)
         self.abs_depth = self.norm_depth = 0
+        self.stops = frozenset()
         try:
             while True:
                 items.append(self.parse_expr(0))
@@ -579,15 +647,16 @@ class Parser:
                 self.expect(closer)
                 return items
         finally:
-            self.abs_depth, self.norm_depth = saved
+            self.abs_depth, self.norm_depth, self.stops = saved
 
     def _paren(self) -> T.Term:
         self.expect("(")
         if self.at(")"):
             self.pos += 1
             return T.Const("Unit.unit")
-        saved = (self.abs_depth, self.norm_depth, self.cdots)
+        saved = (self.abs_depth, self.norm_depth, self.cdots, self.stops)
         self.abs_depth = self.norm_depth = 0
+        self.stops = frozenset()
         self.cdots = (self.cdots or []) + [[]]
         try:
             inner = self.parse_expr(0)
@@ -606,7 +675,7 @@ class Parser:
             self.expect(")")
             names = self.cdots[-1]
         finally:
-            self.abs_depth, self.norm_depth, self.cdots = saved
+            self.abs_depth, self.norm_depth, self.cdots, self.stops = saved
         if names:
             return T.Lam(tuple(Binder(n, None) for n in names), inner)
         return inner
@@ -785,6 +854,10 @@ class Parser:
                 result = T.Pi((b,), result)
             return result
         return T.Pi(tuple(binders), body)
+
+    def scoped_binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
+        """Binders up to a separator, left bound (for notation3's ``(...)``)."""
+        return self._scoped_binders(separators)
 
     def _scoped_binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
         """Parse binders, binding each name for the types of later binders (left in ``bound``)."""

@@ -26,6 +26,9 @@ from bridge.declaration import Declaration, Diagnostic, Equation, Extraction, So
 from bridge.errors import ProjectError
 from bridge.lexer import Token, name_text, tokenize
 from bridge.names import SCOPED_NOTATIONS, WELL_KNOWN_NAMES
+from bridge.notation import (
+    NOTATION_COMMANDS, Notation, NotationError, NotationTable, mathlib_notations, read_notation_command,
+)
 from bridge.parser import KEYWORDS, LeanParseError, Parser, parse_pattern
 from bridge.term import Binder
 
@@ -51,7 +54,7 @@ _ANY_COLUMN = frozenset(DECLARATION_KEYWORDS) | {
 }
 #: Keywords that start a command only in column 1.
 _FIRST_COLUMN = MODIFIERS | {
-    "open", "set_option", "import", "attribute", "notation", "infix", "infixl", "infixr",
+    "open", "set_option", "import", "attribute", "notation", "notation3", "infix", "infixl", "infixr",
     "prefix", "postfix", "macro", "macro_rules", "syntax", "elab", "elab_rules", "local",
     "scoped", "deriving", "export", "include", "omit", "initialize", "builtin_initialize",
     "add_decl_doc", "alias", "register_simp_attr", "assert_not_exists", "suppress_compilation",
@@ -176,18 +179,24 @@ def _matching(tokens: list[Token], i: int, end: int) -> int | None:
 class _FileScanner:
     """Scans one file; ``known`` is the set of names resolution may resolve to."""
 
-    def __init__(self, text: str, file: str, module: str, known: frozenset[str]) -> None:
+    def __init__(self, text: str, file: str, module: str, known: frozenset[str],
+                 tokens: list[Token] | None = None, notations: Iterable[Notation] = ()) -> None:
         self.text = text
         self.file = file
         self.module = module
         self.known = known
-        self.tokens = tokenize(text)
+        self.tokens = tokenize(text) if tokens is None else tokens
         self.diagnostics: list[Diagnostic] = []
         self.declarations: list[Declaration] = []
         self.declared: set[str] = set()
         self.scopes: list[_Scope] = [_Scope("file")]
         self.pending_opens: list[str] = []
         self.parse_terms = True
+        #: Notations this file declares, in order; the table in force (Mathlib's, the
+        #: project's, and this file's so far).
+        self.notations: list[Notation] = []
+        self.table: NotationTable = mathlib_notations().extended(list(notations))
+        self._table_sources = {n.source for n in notations}
 
     # -- diagnostics ---------------------------------------------------------------------
     def diag(self, line: int, column: int, message: str, expected: str | None = None,
@@ -225,8 +234,33 @@ class _FileScanner:
         namespace = self.namespace
         if decl_name and "." in decl_name:
             namespace = decl_name.rsplit(".", 1)[0]
+        return self.resolver_for(namespace, self.opens())
+
+    def notation_resolver(self, notation: Notation) -> Callable[[str], str] | None:
+        """Names in a notation's right-hand side resolve where it was declared."""
+        if notation.source.startswith("Mathlib/"):
+            return None
+        return self.resolver_for(notation.namespace, list(notation.opens))
+
+    def active_scopes(self) -> frozenset[str]:
+        """Namespaces whose scoped notations are in force: the open ones (also relative to
+        the current namespace) and the current namespace with its prefixes."""
+        parts = self.namespace.split(".") if self.namespace else []
+        active = {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
+        for opened in self.opens():
+            active.add(opened)
+            active.update(".".join(parts[:k]) + "." + opened for k in range(1, len(parts) + 1))
+        return frozenset(active)
+
+    def parser(self, tokens: list[Token], locals_: Iterable[str], resolve: Callable[[str], str] | None,
+               end_position: tuple[int, int]) -> Parser:
+        """A term parser with this file's notations and open scopes."""
+        return Parser(tokens, locals_, resolve, end_position=end_position, notations=self.table,
+                      scopes=self.active_scopes(), notation_resolver=self.notation_resolver)
+
+    def resolver_for(self, namespace: str, opens: list[str]) -> Callable[[str], str]:
+        """Name resolution inside ``namespace`` with ``opens`` open."""
         ns_parts = namespace.split(".") if namespace else []
-        opens = self.opens()
         known = self.known
 
         def resolve(name: str) -> str:
@@ -324,6 +358,9 @@ class _FileScanner:
             return None
         if text == "open":
             return self._open(i, end)
+        if text in NOTATION_COMMANDS or text in ("local", "scoped"):
+            self._notation(i, end)
+            return None
         if text == "set_option":
             j = self._find_in(i, end)
             if j is None:
@@ -343,6 +380,22 @@ class _FileScanner:
                 self.scopes[-1].includes -= names
             return None
         return None  # universe, import, attribute, notation, #eval … carry no statements
+
+    def _notation(self, i: int, end: int) -> None:
+        """Read a notation command; it is in force from here (``local``: to the end of the file)."""
+        toks = self.tokens
+        try:
+            notation = read_notation_command(toks, i, end, self.namespace, self.opens(),
+                                             f"{self.file}:{toks[i].line}")
+        except NotationError as exc:
+            if toks[i].text in NOTATION_COMMANDS or (i + 1 < end and toks[i + 1].text in NOTATION_COMMANDS):
+                self.diag(exc.token.line, exc.token.column, f"notation not read: {exc}",
+                          severity="warning")
+            return
+        self.notations.append(notation)
+        if notation.source not in self._table_sources:
+            self._table_sources.add(notation.source)
+            self.table.add(notation)
 
     def _find_in(self, i: int, end: int) -> int | None:
         depth = 0
@@ -403,8 +456,8 @@ class _FileScanner:
                     return
                 group_toks = toks[k : close + 1]
                 try:
-                    parser = Parser(group_toks, [b.name for b in self.variables()], self.resolver(),
-                                    end_position=(t.line, t.column))
+                    parser = self.parser(group_toks, [b.name for b in self.variables()], self.resolver(),
+                                         (t.line, t.column))
                     group = parser.parse_binder_group()
                 except LeanParseError as exc:
                     # `variable {x}` with no type updates the binder info of existing names
@@ -470,8 +523,8 @@ class _FileScanner:
         ok = True
         locals_ = list(var_names)
         try:
-            parser = Parser(toks[k : sig.sig_end], locals_, resolve,
-                            end_position=(body_tok.line, body_tok.column) if body_tok else (kw.line, kw.column))
+            parser = self.parser(toks[k : sig.sig_end], locals_, resolve,
+                                 (body_tok.line, body_tok.column) if body_tok else (kw.line, kw.column))
             binders, ty = self._parse_signature(parser, kind)
         except LeanParseError as exc:
             ok = False
@@ -615,7 +668,7 @@ class _FileScanner:
             if toks[j + 1].text == "by":
                 return None, []
             try:
-                parser = Parser(toks[j + 1 : stop], locals_, resolve, end_position=(tok.line, tok.column))
+                parser = self.parser(toks[j + 1 : stop], locals_, resolve, (tok.line, tok.column))
                 return parser.parse_all(), []
             except LeanParseError as exc:
                 self.diag_parse(exc, f"cannot parse the body of {full}", severity="warning")
@@ -649,7 +702,7 @@ class _FileScanner:
                 self.diag(bar.line, bar.column, f"equation of {full} without '=>'", "'=>'")
                 continue
             try:
-                parser = Parser(toks[a + 1 : arrow], locals_, resolve, end_position=(toks[arrow].line, toks[arrow].column))
+                parser = self.parser(toks[a + 1 : arrow], locals_, resolve, (toks[arrow].line, toks[arrow].column))
                 patterns: list[T.Term] = []
                 pattern_vars: list[str] = []
                 while True:
@@ -662,8 +715,8 @@ class _FileScanner:
                     break
                 if not parser.at_end():
                     raise parser.error(f"unexpected {parser.peek().text!r}", "',' or '=>'")  # type: ignore[union-attr]
-                rhs_parser = Parser(toks[arrow + 1 : b], locals_ + pattern_vars, resolve,
-                                    end_position=(toks[arrow].line, toks[arrow].column))
+                rhs_parser = self.parser(toks[arrow + 1 : b], locals_ + pattern_vars, resolve,
+                                         (toks[arrow].line, toks[arrow].column))
                 if rhs_parser.at_end() or rhs_parser.at("by"):
                     rhs: T.Term = T.Hole("by")
                 else:
@@ -777,17 +830,21 @@ def _decode(data: bytes) -> tuple[str, list[tuple[int, int]]]:
 
 
 def _scan(text: str | bytes, file: str, module: str, known: Iterable[str] | None,
-          parse_terms: bool = True) -> _FileScanner:
+          parse_terms: bool = True, tokens: list[Token] | None = None,
+          notations: Iterable[Notation] = ()) -> _FileScanner:
     bad: list[tuple[int, int]] = []
     if isinstance(text, bytes):
         text, bad = _decode(text)
+    if tokens is None:
+        tokens = tokenize(text)
     known_set = frozenset(known) if known is not None else None
     if known_set is None:
-        header = _FileScanner(text, file, module, WELL_KNOWN_NAMES)
+        header = _FileScanner(text, file, module, WELL_KNOWN_NAMES, tokens)
         header.parse_terms = False
         header.run()
         known_set = WELL_KNOWN_NAMES | header.declared
-    scanner = _FileScanner(text, file, module, known_set)
+        notations = [n for n in header.notations if not n.local]
+    scanner = _FileScanner(text, file, module, known_set, tokens, notations)
     scanner.parse_terms = parse_terms
     for line, col in bad:
         scanner.diag(line, col, "invalid UTF-8 in source", "UTF-8 text")
@@ -837,7 +894,8 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
                 f"scan_project: modules {sorted(unknown)} are not in the project at {str(project.path)!r}; "
                 f"expected some of {[f.module for f in files][:20]}"
             )
-    contents: dict[str, bytes] = {}
+    contents: dict[str, tuple[bytes, list[Token]]] = {}
+    notations: list[Notation] = []
     known: set[str] = set(WELL_KNOWN_NAMES)
     diagnostics: list[Diagnostic] = []
     for src in files:
@@ -846,15 +904,18 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
         except OSError as exc:
             diagnostics.append(Diagnostic(str(src.path), 1, 1, f"cannot read file ({exc.strerror})"))
             continue
-        contents[src.module] = data
-        known |= _scan(data, str(src.path), src.module, WELL_KNOWN_NAMES, parse_terms=False).declared
+        header = _scan(data, _relative(src.path, project.path), src.module, WELL_KNOWN_NAMES, parse_terms=False)
+        contents[src.module] = (data, header.tokens)
+        known |= header.declared
+        notations.extend(n for n in header.notations if not n.local)
     frozen = frozenset(known)
     declarations: list[Declaration] = []
     for src in files:
         if src.module not in contents or (modules is not None and src.module not in wanted):
             continue
         rel = _relative(src.path, project.path)
-        scanner = _scan(contents[src.module], rel, src.module, frozen)
+        data, tokens = contents[src.module]
+        scanner = _scan(data, rel, src.module, frozen, tokens=tokens, notations=notations)
         declarations.extend(scanner.declarations)
         diagnostics.extend(scanner.diagnostics)
     meta = {

@@ -334,3 +334,33 @@ def from_json(data: object) -> Term | None:
     if "hole" in data:
         return Hole(str(data["hole"]))
     raise ValueError(f"term JSON: unknown node with keys {sorted(data)}")
+
+
+def substitute(term: Term, mapping: dict[str, Term]) -> Term:
+    """Replace the free variables named in ``mapping`` (binders shadow; no renaming is done)."""
+    if not mapping:
+        return term
+    if isinstance(term, Var):
+        return mapping.get(term.name, term)
+    if isinstance(term, App):
+        return App(substitute(term.fn, mapping), tuple(substitute(a, mapping) for a in term.args), term.ty)
+    if isinstance(term, (Lam, Pi)):
+        inner = dict(mapping)
+        binders = []
+        for b in term.binders:
+            binders.append(Binder(b.name, None if b.type is None else substitute(b.type, inner), b.info))
+            inner.pop(b.name, None)
+        return type(term)(tuple(binders), substitute(term.body, inner))
+    if isinstance(term, Let):
+        inner = {k: v for k, v in mapping.items() if k != term.name}
+        return Let(term.name, None if term.type is None else substitute(term.type, mapping),
+                   substitute(term.value, mapping), substitute(term.body, inner))
+    if isinstance(term, Typed):
+        return Typed(substitute(term.expr, mapping), substitute(term.type, mapping))
+    if isinstance(term, Coe):
+        return Coe(substitute(term.expr, mapping))
+    if isinstance(term, Proj):
+        return Proj(substitute(term.expr, mapping), term.field)
+    if isinstance(term, Anon):
+        return Anon(tuple(substitute(a, mapping) for a in term.args))
+    return term
