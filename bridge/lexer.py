@@ -65,7 +65,7 @@ def name_text(parts: tuple[str, ...] | list[str]) -> str:
     """The dotted text of a name, with ``«…»`` around components that are not identifiers."""
     out = []
     for part in parts:
-        if part and is_ident_start(part[0]) and all(is_ident_rest(c) for c in part[1:]):
+        if _PART_RE.fullmatch(part):
             out.append(part)
         else:
             out.append(f"«{part}»")
@@ -111,15 +111,17 @@ _START_CLASS = (
     "\u03ca-\u03fb\u1f00-\u1ffe\u2100-\u214f\U0001d49c-\U0001d59f"
 )
 _REST_CLASS = _START_CLASS + "0-9'!?\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a"
-#: A plain dotted identifier (no guillemets); the fast path of the tokenizer.
-_IDENT_RE = re.compile(f"[{_START_CLASS}][{_REST_CLASS}]*(?:\\.[{_START_CLASS}][{_REST_CLASS}]*)*")
-_SPACE_RE = re.compile(r"(?:[ \t\r\n\f\v]+|--[^\n]*)+")
-#: Multi-character symbols by their first character, longest first.
-_MULTI_BY_FIRST: dict[str, tuple[str, ...]] = {}
-for _sym in _MULTI_SYMBOLS:
-    _MULTI_BY_FIRST[_sym[0]] = _MULTI_BY_FIRST.get(_sym[0], ()) + (_sym,)
+_PART_RE = re.compile(f"[{_START_CLASS}][{_REST_CLASS}]*")
 #: Characters that open a token the slow path must read (comments, numbers, strings, names).
-_SLOW_START = frozenset("/0123456789\"`'«")
+_SLOW_START = "/0123456789\"`'«"
+#: One token of the fast path: (1) whitespace and line comments, (2) a plain dotted
+#: identifier, (3) a symbol (multi-character ones first). Anything else takes the slow path.
+_FAST_RE = re.compile(
+    r"((?:[ \t\r\n\f\v]+|--[^\n]*)+)"
+    f"|([{_START_CLASS}][{_REST_CLASS}]*(?:\\.[{_START_CLASS}][{_REST_CLASS}]*)*)"
+    "|(" + "|".join(re.escape(sym) for sym in _MULTI_SYMBOLS if sym[0] not in _SLOW_START)
+    + f"|[^{re.escape(_SLOW_START)}{_START_CLASS} \\t\\r\\n\\f\\v])"
+)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -128,51 +130,43 @@ def tokenize(text: str) -> list[Token]:
         text = str(text)
     tokens: list[Token] = []
     append = tokens.append
+    new = tuple.__new__
     n = len(text)
     line = 1
     line_start = 0
     pos = 0
     newline = False
-    space = False
-    ident_match = _IDENT_RE.match
-    space_match = _SPACE_RE.match
+    space = True
+    fast = _FAST_RE.match
     while pos < n:
-        m = space_match(text, pos)
-        if m is not None:
+        m = fast(text, pos)
+        if m is not None and not (m.lastindex == 2 and text.startswith(".«", m.end())):
+            group = m.lastindex
             end = m.end()
-            nl = text.count("\n", pos, end)
-            if nl:
-                newline = True
-                line += nl
-                line_start = text.rfind("\n", pos, end) + 1
-            space = True
+            if group == 1:
+                nl = text.count("\n", pos, end)
+                if nl:
+                    newline = True
+                    line += nl
+                    line_start = text.rfind("\n", pos, end) + 1
+                space = True
+            elif group == 2:
+                word = m.group(2)
+                parts = tuple(word.split(".")) if "." in word else (word,)
+                append(new(Token, ("ident", word, line, pos - line_start + 1, pos, end, None, parts,
+                                   newline, space)))
+                newline = space = False
+            else:
+                append(new(Token, ("sym", m.group(3), line, pos - line_start + 1, pos, end, None, (),
+                                   newline, space)))
+                newline = space = False
             pos = end
             continue
         i = pos
-        ch = text[i]
-        column = i - line_start + 1
-        m = ident_match(text, i)
-        if m is not None and not text.startswith(".«", m.end()):
-            end = m.end()
-            word = text[i:end]
-            parts = tuple(word.split(".")) if "." in word else (word,)
-            append(Token("ident", word, line, column, i, end, None, parts, newline, space or i == 0))
-            newline = space = False
-            pos = end
-            continue
-        if m is None and ch not in _SLOW_START:
-            end = i + 1
-            for sym in _MULTI_BY_FIRST.get(ch, ()):
-                if text.startswith(sym, i):
-                    end = i + len(sym)
-                    break
-            append(Token("sym", text[i:end], line, column, i, end, None, (), newline, space or i == 0))
-            newline = space = False
-            pos = end
-            continue
         kind, end, value, parts = _scan_one(text, i, tokens)
         if kind != "comment":
-            append(Token(kind, text[i:end], line, column, i, end, value, parts, newline, space or i == 0))
+            append(Token(kind, text[i:end], line, i - line_start + 1, i, end, value, parts, newline,
+                         space or i == 0))
             # a recovered error token may end just after a newline
             newline = kind == "error" and text[end - 1 : end] == "\n"
             space = newline

@@ -322,13 +322,6 @@ def mathlib_notations() -> NotationTable:
     return NotationTable([Notation.from_json(row) for row in mathlib_table_data()["notations"]])
 
 
-@lru_cache(maxsize=1)
-def mathlib_syntax_scopes() -> dict[str, str | None]:
-    """Atoms of Mathlib's ``syntax``-defined notations the parser reads natively (big
-    operators, integrals, ``!![``) → the namespace they are scoped in (``None``: global)."""
-    return {row["atom"]: row.get("scope") for row in mathlib_table_data().get("syntax", [])}
-
-
 # -- use: expanding a notation inside the term parser --------------------------------------
 def _atom_at(parser, item: Item, pos: int) -> int | None:
     """Index after ``item``'s tokens matched at ``pos`` (glued to each other), else ``None``."""
@@ -350,47 +343,72 @@ def _atom_at(parser, item: Item, pos: int) -> int | None:
     return pos
 
 
+def glued_atom_at(parser, candidates: Sequence[Notation]) -> bool:
+    """Whether the first atom of one of ``candidates``, written in several glued tokens
+    (``⁻¹'``, ``*ᵥ``), is at the parser's position."""
+    return any(len(_first_atom(n).tokens) > 1 and _atom_at(parser, _first_atom(n), parser.pos) is not None
+               for n in candidates)
+
+
 def _first_atom(notation: Notation) -> Item:
     return next(item for item in notation.items if item.kind == "atom")
 
 
 def expand(parser, candidates: Sequence[Notation], left=None, left_prec: int = 0, min_prec: int = 0):
     """Parse one of ``candidates`` at the parser's position: ``(term, precedence)`` or ``None``
-    when none applies (the caller's built-in syntax goes on). A candidate whose first atom is
-    present but whose rest does not parse raises the error that got furthest; a scoped
-    notation whose namespace is not open raises a located error naming the namespace."""
+    when none applies (the caller's built-in syntax goes on).
+
+    Longer notations are tried first. When a candidate whose first atom is distinctive (several
+    tokens, like ``I[``, or a name, like ``k``) is present but the rest does not parse, the
+    error that got furthest is raised. A scoped notation whose namespace is not open is
+    skipped; if it alone would have parsed, that is a located error naming the namespace."""
     from bridge.parser import LeanParseError
 
-    inactive: Notation | None = None
+    inactive: list[Notation] = []
     failure: LeanParseError | None = None
     start = parser.pos
     for notation in candidates:
         if notation.trailing and (notation.prec < min_prec or left_prec < notation.items[0].prec):
             continue
-        if _atom_at(parser, _first_atom(notation), start) is None:
+        first = _first_atom(notation)
+        if _atom_at(parser, first, start) is None:
             continue
         if notation.scope is not None and parser.scopes is not None and notation.scope not in parser.scopes:
-            inactive = inactive or notation
+            inactive.append(notation)
             continue
-        mark, stops = len(parser.bound), parser.stops
         try:
-            return _expand_one(parser, notation, left), notation.prec
+            return _attempt(parser, notation, left), notation.prec
         except LeanParseError as exc:
-            if failure is None or (exc.line, exc.column) > (failure.line, failure.column):
+            distinctive = len(first.tokens) > 1 or parser.tokens[start].kind == "ident"
+            if distinctive and (failure is None or (exc.line, exc.column) > (failure.line, failure.column)):
                 failure = exc
-        finally:
-            del parser.bound[mark:]
-            parser.stops = stops
-        parser.pos = start
     if failure is not None:
         raise failure
-    if inactive is not None:
+    for notation in inactive:
+        try:
+            _attempt(parser, notation, left)
+        except LeanParseError:
+            continue
+        parser.pos = start
         raise parser.error(
-            f"notation {inactive.name!r} is scoped in namespace {inactive.scope}, which is not open here",
-            f"'open {inactive.scope}' or 'open scoped {inactive.scope}' before this use",
-            construct=inactive.name,
+            f"notation {notation.name!r} is scoped in namespace {notation.scope}, which is not open here",
+            f"'open {notation.scope}' or 'open scoped {notation.scope}' before this use",
+            construct=notation.name,
         )
     return None
+
+
+def _attempt(parser, notation: Notation, left):
+    """Expand ``notation`` at the parser's position; on failure the position is restored."""
+    start, mark, stops = parser.pos, len(parser.bound), parser.stops
+    try:
+        return _expand_one(parser, notation, left)
+    except Exception:
+        parser.pos = start
+        raise
+    finally:
+        del parser.bound[mark:]
+        parser.stops = stops
 
 
 def _expand_one(parser, notation: Notation, left):
@@ -449,13 +467,17 @@ def _template(parser, tokens: Sequence[Token], values: dict, notation: Notation)
     sub.depth = parser.depth + 1
     try:
         term = sub.parse_all()
-    except Exception as exc:  # noqa: BLE001 - reported at the use site, naming the notation
-        raise parser.error(f"cannot expand notation {notation.name!r}: {exc}", None,
-                           construct=notation.name) from None
+    except Exception:  # noqa: BLE001 - a right-hand side outside the fragment stays opaque
+        # the use is read (its arguments are parsed); its meaning is an opaque constant
+        # named after the notation, which translation reports as unknown
+        args = [values[item.name] for item in notation.items if item.kind in ("hole", "scoped")
+                and item.name in values]
+        return T.App(T.Const(f"«notation {notation.name}»"), tuple(args)) if args \
+            else T.Const(f"«notation {notation.name}»")
     return T.substitute(term, values)
 
 
 __all__ = [
     "Item", "Notation", "NotationError", "NotationTable", "atom_item", "mathlib_notations",
-    "expand", "mathlib_syntax_scopes", "mathlib_table_data", "read_notation_command",
+    "expand", "glued_atom_at", "mathlib_table_data", "read_notation_command",
 ]

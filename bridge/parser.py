@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Sequence
 from bridge import term as T
 from bridge.errors import LeanMirrorError
 from bridge.lexer import Token, name_text, tokenize
-from bridge.notation import NotationTable, expand, mathlib_notations
+from bridge.notation import NotationTable, expand, glued_atom_at, mathlib_notations
 from bridge.term import Binder
 
 MAX_PREC = 1024
@@ -122,6 +122,15 @@ def _describe(tok: Token | None) -> str:
     return f"{tok.kind} {tok.text!r}"
 
 
+#: Symbols that never belong to a notation's name (brackets and separators).
+_PUNCTUATION = frozenset("()[]{}⟨⟩,;")
+
+
+def _glues(tok: Token) -> bool:
+    """Whether ``tok`` may be part of a glued notation name such as ``∀ᵐ`` or ``⊗ₖ``."""
+    return tok.kind == "sym" and tok.text not in _PUNCTUATION
+
+
 class Parser:
     """Parses terms from a token slice; one instance per term (or per declaration)."""
 
@@ -212,10 +221,10 @@ class Parser:
         except ValueError:
             return tok.text
         a = b = i
-        while a > 0 and self.tokens[a - 1].end == self.tokens[a].start and self.tokens[a - 1].kind == "sym":
+        toks = self.tokens
+        while a > 0 and toks[a - 1].end == toks[a].start and _glues(toks[a - 1]):
             a -= 1
-        while b + 1 < len(self.tokens) and self.tokens[b + 1].start == self.tokens[b].end \
-                and self.tokens[b + 1].kind == "sym":
+        while b + 1 < len(toks) and toks[b + 1].start == toks[b].end and _glues(toks[b + 1]):
             b += 1
         return "".join(t.text for t in self.tokens[a : b + 1])
 
@@ -280,6 +289,8 @@ class Parser:
                 if found is not None:
                     left, left_prec = found
                     continue
+                if glued_atom_at(self, candidates):
+                    return left  # `f i ⁻¹' s`: a notation binding looser than here, not `⁻¹`
             text = tok.text if tok.kind == "sym" else None
             if text == "|>." and min_prec <= 10:
                 nxt = self.peek(1)
@@ -421,7 +432,10 @@ class Parser:
         if tok.kind == "error":
             raise self.error(str(tok.value), None, tok)
         candidates = self.notations.leading.get(tok.text)
-        if candidates and not (tok.kind == "ident" and self.is_bound(tok.text)):
+        if candidates and tok.kind == "ident" and self.is_bound(tok.text):
+            # a bound name shadows a one-token notation; `H[` glued stays a notation token
+            candidates = [n for n in candidates if len(n.items[0].tokens) > 1]
+        if candidates:
             found = expand(self, candidates)
             if found is not None:
                 return found
@@ -457,6 +471,8 @@ class Parser:
             return result, MAX_PREC
         if text == "∫":
             return self._integral(), 67
+        if text == "Σ":
+            return self._sigma(), LEAD_PREC
         if text == "{":
             return self._brace(), MAX_PREC
         if text in ("↑", "⇑", "↥"):
@@ -557,21 +573,6 @@ class Parser:
             if isinstance(level, int):
                 return T.Sort(level + offset), MAX_PREC
             return T.Sort(f"{level}+1" if offset else level), MAX_PREC
-        if text == "ℝ":
-            nxt = self.peek()
-            if (
-                nxt is not None
-                and nxt.text == "≥"
-                and nxt.start == tok.end
-                and self.peek(1) is not None
-                and self.peek(1).text == "0"  # type: ignore[union-attr]
-            ):
-                self.pos += 2
-                inf = self.peek()
-                if inf is not None and inf.text == "∞" and not inf.space_before:
-                    self.pos += 1
-                    return T.Const("ENNReal"), MAX_PREC
-                return T.Const("NNReal"), MAX_PREC
         return self._name_term(tok), MAX_PREC
 
     def _level(self) -> int | str | None:
@@ -697,7 +698,7 @@ class Parser:
             pred: T.Term | None = None
             if self.at(":"):
                 self.pos += 1
-                binder_type = self._without_bars(lambda: self.parse_expr(51))
+                binder_type = self._without_bars(lambda: self.parse_expr(0))
             elif self.at(*BINDER_PREDICATES):
                 op = self.next().text
                 self.bound.append(name)
@@ -793,7 +794,11 @@ class Parser:
                 simple.append(tok.text)
                 self.pos += 1
                 continue
-            if tok.kind == "sym" and tok.text in ("(", "{", "[", "⦃") and not simple:
+            if tok.kind == "sym" and tok.text in ("(", "{", "[", "⦃"):
+                if simple:  # `fun a (i : S j) ↦ …`: the names so far are untyped binders
+                    binders.extend(Binder(n, None) for n in simple)
+                    self.bound.extend(simple)
+                    simple = []
                 group = self.parse_binder_group()
                 binders.extend(group)
                 self.bound.extend(b.name for b in group)
@@ -948,8 +953,10 @@ class Parser:
         return result
 
     def _integral(self) -> T.Term:
-        """``∫ x, f ∂μ`` / ``∫ x in s, f`` / ``∫ x in a..b, f`` (Mathlib's Bochner integral)."""
-        self.pos += 1
+        """``∫ x, f ∂μ`` / ``∫ x in s, f`` / ``∫ x in a..b, f`` (Mathlib's Bochner integral);
+        ``∫⁻ x, f ∂μ`` is the lower Lebesgue integral ``MeasureTheory.lintegral``."""
+        lower = self._glued_next("⁻") is not None
+        self.pos += 2 if lower else 1
         mark = len(self.bound)
         try:
             name_tok = self.next()
@@ -981,7 +988,29 @@ class Parser:
             return T.app("intervalIntegral", lam, domain, upper, measure)  # type: ignore[arg-type]
         if domain is not None:
             measure = T.app("MeasureTheory.Measure.restrict", measure, domain)
-        return T.app("MeasureTheory.integral", measure, lam)
+        return T.app("MeasureTheory.lintegral" if lower else "MeasureTheory.integral", measure, lam)
+
+    def _glued_next(self, text: str) -> Token | None:
+        """The next token when it is ``text`` written right after the current one."""
+        tok, nxt = self.peek(), self.peek(1)
+        if tok is not None and nxt is not None and nxt.text == text and nxt.start == tok.end:
+            return nxt
+        return None
+
+    def _sigma(self) -> T.Term:
+        """``Σ x, β x`` / ``Σ' x, β x``: the dependent pair types (Lean core)."""
+        const = "PSigma" if self._glued_next("'") is not None else "Sigma"
+        self.pos += 2 if const == "PSigma" else 1
+        mark = len(self.bound)
+        try:
+            binders, _ = self._scoped_binders((",",))
+            self.expect(",")
+            body = self.parse_expr(0)
+        finally:
+            del self.bound[mark:]
+        for b in reversed(binders):
+            body = T.app(const, T.Lam((b,), body))
+        return body
 
     def _if(self) -> T.Term:
         self.pos += 1

@@ -186,11 +186,15 @@ class _FileScanner:
         self.module = module
         self.known = known
         self.tokens = tokenize(text) if tokens is None else tokens
+        #: Command spans, computed once and shared with a later pass over the same tokens.
+        self.spans: list[tuple[int, int]] | None = None
         self.diagnostics: list[Diagnostic] = []
         self.declarations: list[Declaration] = []
         self.declared: set[str] = set()
         self.scopes: list[_Scope] = [_Scope("file")]
         self.pending_opens: list[str] = []
+        #: Scopes pushed by `variable … in` that end with the next command.
+        self.scoped_for_next = 0
         self.parse_terms = True
         #: Notations this file declares, in order; the table in force (Mathlib's, the
         #: project's, and this file's so far).
@@ -200,11 +204,11 @@ class _FileScanner:
 
     # -- diagnostics ---------------------------------------------------------------------
     def diag(self, line: int, column: int, message: str, expected: str | None = None,
-             severity: str = "error") -> None:
-        self.diagnostics.append(Diagnostic(self.file, line, column, message, expected, severity))
+             severity: str = "error", construct: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(self.file, line, column, message, expected, severity, construct))
 
     def diag_parse(self, exc: LeanParseError, what: str, severity: str = "error") -> None:
-        self.diag(exc.line, exc.column, f"{what}: {exc.reason}", exc.expected, severity)
+        self.diag(exc.line, exc.column, f"{what}: {exc.reason}", exc.expected, severity, exc.construct)
 
     # -- scope helpers -------------------------------------------------------------------
     @property
@@ -286,7 +290,9 @@ class _FileScanner:
         for tok in self.tokens:
             if tok.kind == "error":
                 self.diag(tok.line, tok.column, str(tok.value))
-        for start, end in split_commands(self.tokens):
+        if self.spans is None:
+            self.spans = split_commands(self.tokens)
+        for start, end in self.spans:
             if self._command(start, end) == "exit":
                 break
 
@@ -310,6 +316,10 @@ class _FileScanner:
             self.diag(tok.line, tok.column, f"internal scanner error: {type(exc).__name__}: {exc}")
         if result != "prefix":
             self.pending_opens = []
+            while self.scoped_for_next:
+                self.scoped_for_next -= 1
+                if len(self.scopes) > 1:
+                    self.scopes.pop()
         return result
 
     def _dispatch(self, start: int, i: int, end: int, doc: str | None, attrs: list[str],
@@ -370,8 +380,21 @@ class _FileScanner:
                 return self._dispatch(j + 1, k2, end, doc2 or doc, attrs + attrs2, mods + mods2)
             return "prefix"
         if text == "variable":
-            self._variable(i + 1, end)
-            return None
+            j = self._find_in(i, end)
+            if j is None:
+                self._variable(i + 1, end)
+                return None
+            # `variable … in` binds for the next command only
+            self.scopes.append(_Scope("section", "", self.namespace))
+            self._variable(i + 1, j)
+            k2, doc2, attrs2, mods2 = _skip_prefix(toks, j + 1, end)
+            if k2 < end:
+                try:
+                    return self._dispatch(j + 1, k2, end, doc2 or doc, attrs + attrs2, mods + mods2)
+                finally:
+                    self.scopes.pop()
+            self.scoped_for_next += 1
+            return "prefix"
         if text in ("include", "omit"):
             names = {t.text for t in toks[i + 1 : end] if t.kind == "ident"}
             if text == "include":
@@ -615,7 +638,7 @@ class _FileScanner:
                     return _Signature(None, [], None, j, j)
                 if t.kind == "ident" and t.text in ("where", "deriving", "extends") and kind in ("structure", "inductive", "instance", "def", "abbrev"):
                     return _Signature(None, [], None, j, j)
-                if kind == "theorem" and t.kind == "ident" and t.text == "by":
+                if kind == "theorem" and t.kind == "ident" and t.text in ("by", "where"):
                     return _Signature(None, [], None, j, j)
         return _Signature(None, [], None, end, end)
 
@@ -831,20 +854,24 @@ def _decode(data: bytes) -> tuple[str, list[tuple[int, int]]]:
 
 def _scan(text: str | bytes, file: str, module: str, known: Iterable[str] | None,
           parse_terms: bool = True, tokens: list[Token] | None = None,
-          notations: Iterable[Notation] = ()) -> _FileScanner:
+          notations: Iterable[Notation] = (), spans: list[tuple[int, int]] | None = None) -> _FileScanner:
     bad: list[tuple[int, int]] = []
     if isinstance(text, bytes):
         text, bad = _decode(text)
     if tokens is None:
         tokens = tokenize(text)
+    if spans is None:
+        spans = split_commands(tokens)
     known_set = frozenset(known) if known is not None else None
     if known_set is None:
         header = _FileScanner(text, file, module, WELL_KNOWN_NAMES, tokens)
         header.parse_terms = False
+        header.spans = spans
         header.run()
         known_set = WELL_KNOWN_NAMES | header.declared
         notations = [n for n in header.notations if not n.local]
     scanner = _FileScanner(text, file, module, known_set, tokens, notations)
+    scanner.spans = spans
     scanner.parse_terms = parse_terms
     for line, col in bad:
         scanner.diag(line, col, "invalid UTF-8 in source", "UTF-8 text")
@@ -894,7 +921,7 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
                 f"scan_project: modules {sorted(unknown)} are not in the project at {str(project.path)!r}; "
                 f"expected some of {[f.module for f in files][:20]}"
             )
-    contents: dict[str, tuple[bytes, list[Token]]] = {}
+    contents: dict[str, tuple[bytes, list[Token], list[tuple[int, int]] | None]] = {}
     notations: list[Notation] = []
     known: set[str] = set(WELL_KNOWN_NAMES)
     diagnostics: list[Diagnostic] = []
@@ -905,7 +932,7 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
             diagnostics.append(Diagnostic(str(src.path), 1, 1, f"cannot read file ({exc.strerror})"))
             continue
         header = _scan(data, _relative(src.path, project.path), src.module, WELL_KNOWN_NAMES, parse_terms=False)
-        contents[src.module] = (data, header.tokens)
+        contents[src.module] = (data, header.tokens, header.spans)
         known |= header.declared
         notations.extend(n for n in header.notations if not n.local)
     frozen = frozenset(known)
@@ -914,8 +941,8 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
         if src.module not in contents or (modules is not None and src.module not in wanted):
             continue
         rel = _relative(src.path, project.path)
-        data, tokens = contents[src.module]
-        scanner = _scan(data, rel, src.module, frozen, tokens=tokens, notations=notations)
+        data, tokens, spans = contents[src.module]
+        scanner = _scan(data, rel, src.module, frozen, tokens=tokens, notations=notations, spans=spans)
         declarations.extend(scanner.declarations)
         diagnostics.extend(scanner.diagnostics)
     meta = {
@@ -929,6 +956,22 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
         "modules": [f.module for f in files if modules is None or f.module in wanted],
     }
     return Extraction(declarations, diagnostics, meta)
+
+
+def unknown_notation(extraction: Extraction) -> list[tuple[str, int]]:
+    """The constructs that stopped parsing, most frequent first: ``[(construct, count)]``.
+
+    Counts the error diagnostics of statements and commands that carry a ``construct`` (the
+    token or notation the parser met), so the next gap in notation coverage is visible.
+    Ties are broken by the construct's text, so the order is stable.
+    """
+    if not isinstance(extraction, Extraction):
+        raise TypeError(f"unknown_notation: extraction must be an Extraction, got {type(extraction).__name__}")
+    counts: dict[str, int] = {}
+    for diag in extraction.diagnostics:
+        if diag.severity == "error" and diag.construct:
+            counts[diag.construct] = counts.get(diag.construct, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _relative(file: Path, root: Path) -> str:

@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from bridge.lexer import tokenize  # noqa: E402
 from bridge.notation import NOTATION_COMMANDS, NotationError, read_notation_command  # noqa: E402
-from bridge.scanner import split_commands  # noqa: E402
+from bridge.lexer import Token  # noqa: E402
+from bridge.scanner import declared_names, split_commands  # noqa: E402
 
 DEFAULT_OUT = ROOT / "bridge" / "data" / "mathlib_notation.json"
 
@@ -50,6 +51,27 @@ def _checkout_commit(directory: Path) -> str | None:
     done = subprocess.run(["git", "-C", str(directory), "rev-parse", "HEAD"], capture_output=True,
                           text=True, check=False)
     return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def _qualified_rhs(row: dict, declared: set[str]) -> dict:
+    """``row`` with the names of its right-hand side qualified by its namespace where the
+    files declare them there (``preimage`` in ``namespace Set`` is ``Set.preimage``)."""
+    parts = row["namespace"].split(".") if row["namespace"] else []
+    out: list[str] = []
+    prev: Token | None = None
+    for tok in tokenize(row["rhs"]):
+        text = tok.text
+        if tok.kind == "ident":
+            for k in range(len(parts), 0, -1):
+                full = ".".join(parts[:k]) + "." + text
+                if full in declared:
+                    text = full
+                    break
+        if prev is not None and tok.start != prev.end:
+            out.append(" ")
+        out.append(text)
+        prev = tok
+    return {**row, "rhs": "".join(out)}
 
 
 def read_file(path: Path, rel: str) -> tuple[list[dict], list[dict]]:
@@ -96,12 +118,16 @@ def build(directory: Path, commit: str | None = None) -> dict:
     rows: list[dict] = []
     unread: list[dict] = []
     sources: dict[str, str | None] = {}
-    for path in sorted(directory.rglob("*.lean")):
+    paths = sorted(directory.rglob("*.lean"))
+    declared: set[str] = set()
+    for path in paths:
+        declared |= declared_names(path, path.stem)
+    for path in paths:
         rel = path.relative_to(directory).as_posix()
         file_rows, file_unread = read_file(path, rel)
         if file_rows or file_unread:
             sources[rel] = commit or _file_commit(path.read_text(encoding="utf-8"))
-        rows.extend(file_rows)
+        rows.extend(_qualified_rhs(row, declared) for row in file_rows)
         unread.extend(file_unread)
     if not rows:
         raise SystemExit(f"mathlib_notation: no notation commands under {str(directory)!r}; "
