@@ -213,6 +213,109 @@ def read_notation_command(tokens: Sequence[Token], start: int, end: int, namespa
     return Notation(tuple(items), rhs, prec, scope, apply, namespace, tuple(opens), source, local, name)
 
 
+def read_macro_command(tokens: Sequence[Token], start: int, end: int, namespace: str = "",
+                       opens: Sequence[str] = (), source: str = "",
+                       operators: dict[str, tuple[str, int, str]] | None = None) -> list[Notation]:
+    """Read a simple ``macro_rules`` (each ``| `(pattern) => `(template)``) or ``macro "atom"
+    x:term : term => `(template)`` command as notations. A pattern's ``$x`` are holes; a pattern
+    that starts with a hole and an infix operator of ``operators`` (``$x ^ $y``) takes that
+    operator's precedence. Raises :class:`NotationError` outside this fragment."""
+    k = start
+    scope: str | None = None
+    local = False
+    while k < end and tokens[k].text in ("local", "scoped"):
+        local = local or tokens[k].text == "local"
+        scope = namespace or None if tokens[k].text == "scoped" else scope
+        k += 1
+    if k >= end or tokens[k].text not in ("macro_rules", "macro"):
+        raise NotationError("not a macro command", tokens[min(k, end - 1)])
+    command = tokens[k].text
+    k += 1
+    while k < end and tokens[k].text == "(":  # (kind := term) (name := …) (priority := …)
+        k = _close(tokens, k, end) + 1
+    out: list[Notation] = []
+    if command == "macro":
+        prec, k = _prec(tokens, k - 1, end) if tokens[k - 1].text == ":" else (None, k)
+        arrow = _top_level_arrow(tokens, k, end)
+        colon = max((j for j in range(k, arrow or k) if tokens[j].text == ":" and tokens[j + 1].text == "term"),
+                    default=None)
+        if arrow is None or colon is None:
+            raise NotationError("only 'macro … : term => `(…)' is read", tokens[k - 1])
+        items = []
+        j = k
+        while j < colon:
+            tok = tokens[j]
+            if tok.kind == "str":
+                items.append(atom_item(str(tok.value)))
+                j += 1
+            elif tok.kind == "ident" and j + 2 < colon and tokens[j + 1].text == ":" and tokens[j + 2].text == "term":
+                hole_prec, j = _prec(tokens, j + 3, colon)  # x:term or x:term:prec
+                items.append(Item("hole", name=tok.text, prec=0 if hole_prec is None else hole_prec))
+            else:
+                raise NotationError(f"unsupported macro item {tok.text!r}", tok)
+        template = _quotation(tokens, arrow + 1, end)
+        if not items or not any(item.kind == "atom" for item in items):
+            raise NotationError("macro without an atom", tokens[k])
+        name = "".join(next(item.tokens for item in items if item.kind == "atom"))
+        return [Notation(tuple(items), template, 1024 if prec is None else prec, scope, False, namespace,
+                         tuple(opens), source, local, name)]
+    bars = [j for j in range(k, end) if tokens[j].text == "|" and j + 1 < end and tokens[j + 1].text == "`"]
+    for a, b in zip(bars, bars[1:] + [end]):
+        open_paren = a + 2
+        if open_paren >= b or tokens[open_paren].text != "(":
+            raise NotationError("only '| `(pattern) => `(template)' alternatives are read", tokens[a])
+        close = _close(tokens, open_paren, b)
+        if close + 1 >= b or tokens[close + 1].text != "=>":
+            raise NotationError("macro_rules alternative without '=>'", tokens[close])
+        items = _pattern_items(tokens, open_paren + 1, close, operators or {})
+        template = _quotation(tokens, close + 2, b)
+        name = "".join(next(item.tokens for item in items if item.kind == "atom"))
+        prec = 1024
+        if items[0].kind == "hole" and operators and name in operators:
+            prec = operators[name][1]
+        out.append(Notation(tuple(items), template, prec, scope, False, namespace, tuple(opens), source,
+                            local, name))
+    if not out:
+        raise NotationError("macro_rules without alternatives", tokens[start])
+    return out
+
+
+def _pattern_items(tokens: Sequence[Token], k: int, end: int,
+                   operators: dict[str, tuple[str, int, str]]) -> tuple[Item, ...]:
+    """Items of a quotation pattern: ``$x`` are holes, other tokens atoms."""
+    items: list[Item] = []
+    j = k
+    while j < end:
+        tok = tokens[j]
+        if tok.text == "$" and j + 1 < end and tokens[j + 1].kind == "ident" and tokens[j + 1].start == tok.end:
+            items.append(Item("hole", name=tokens[j + 1].text))
+            j += 2
+            if j + 1 < end and tokens[j].text == ":" and tokens[j + 1].start == tokens[j].end:
+                j += 2  # $x:term
+        else:
+            items.append(Item("atom", tokens=(tok.text,)))
+            j += 1
+    if not any(item.kind == "atom" for item in items):
+        raise NotationError("macro pattern without an atom", tokens[k])
+    atoms = [i for i, item in enumerate(items) if item.kind == "atom"]
+    if len(items) == 3 and atoms == [1] and items[1].tokens[0] in operators:
+        _, prec, assoc = operators[items[1].tokens[0]]
+        left = prec if assoc == "l" else prec + 1
+        right = prec if assoc == "r" else prec + 1
+        items = [Item("hole", name=items[0].name, prec=left), items[1], Item("hole", name=items[2].name, prec=right)]
+    return tuple(items)
+
+
+def _quotation(tokens: Sequence[Token], k: int, end: int) -> tuple[Token, ...]:
+    """The tokens inside `` `(…) `` at ``k``, with the ``$`` of antiquotations dropped."""
+    if k + 1 >= end or tokens[k].text != "`" or tokens[k + 1].text != "(":
+        raise NotationError("expected a quotation `(…)", tokens[min(k, end - 1)])
+    close = _close(tokens, k + 1, end)
+    inner = tokens[k + 2 : close]
+    return tuple(t for i, t in enumerate(inner)
+                 if not (t.text == "$" and i + 1 < len(inner) and inner[i + 1].start == t.end))
+
+
 def _mixfix_items(tokens: Sequence[Token], k: int, arrow: int) -> tuple[Item, ...]:
     items: list[Item] = []
     while k < arrow:
@@ -284,6 +387,8 @@ class NotationTable:
     def __init__(self, notations: Sequence[Notation] = ()) -> None:
         self.leading: dict[str, list[Notation]] = {}
         self.trailing: dict[str, list[Notation]] = {}
+        #: Parsed right-hand sides, by (tokens, the names bound at the use, resolver).
+        self.templates: dict[tuple, tuple] = {}
         for notation in notations:
             self.add(notation)
 
@@ -456,20 +561,33 @@ def _expand_one(parser, notation: Notation, left):
 
 
 def _template(parser, tokens: Sequence[Token], values: dict, notation: Notation):
-    """Parse a right-hand side where the notation is used, then put the hole values in."""
+    """Parse a right-hand side where the notation is used, then put the hole values in.
+
+    The parse depends only on which of the template's names are bound where it is used, so it
+    is cached on the notation table under that set."""
     from bridge import term as T
 
     if parser.depth > 60:
         raise parser.error(f"notation {notation.name!r} expands too deeply", None, construct=notation.name)
     resolve = parser.notation_resolver(notation) if parser.notation_resolver else parser.resolve
-    sub = type(parser)(tokens, set(parser.locals) | set(parser.bound) | set(values), resolve,
-                       notations=parser.notations, scopes=None, notation_resolver=parser.notation_resolver)
-    sub.depth = parser.depth + 1
-    try:
-        term = sub.parse_all()
-    except Exception:  # noqa: BLE001 - a right-hand side outside the fragment stays opaque
-        # the use is read (its arguments are parsed); its meaning is an opaque constant
-        # named after the notation, which translation reports as unknown
+    context = set(parser.locals) | set(parser.bound) | set(values)
+    names = frozenset(t.parts[0] for t in tokens if t.kind == "ident" and t.parts)
+    key = (id(tokens), names & context, resolve)
+    cache = parser.notations.templates
+    if len(cache) > 4096:
+        cache.clear()
+    if key not in cache:
+        sub = type(parser)(tokens, context, resolve, notations=parser.notations, scopes=None,
+                           notation_resolver=parser.notation_resolver)
+        sub.depth = parser.depth + 1
+        try:
+            cache[key] = (tokens, sub.parse_all())
+        except Exception:  # noqa: BLE001 - a right-hand side outside the fragment stays opaque
+            cache[key] = (tokens, None)
+    term = cache[key][1]
+    if term is None:
+        # the use is read (its arguments are parsed); its meaning is an opaque constant named
+        # after the notation, which translation reports as unknown
         args = [values[item.name] for item in notation.items if item.kind in ("hole", "scoped")
                 and item.name in values]
         return T.App(T.Const(f"«notation {notation.name}»"), tuple(args)) if args \
@@ -479,5 +597,5 @@ def _template(parser, tokens: Sequence[Token], values: dict, notation: Notation)
 
 __all__ = [
     "Item", "Notation", "NotationError", "NotationTable", "atom_item", "mathlib_notations",
-    "expand", "glued_atom_at", "mathlib_table_data", "read_notation_command",
+    "expand", "glued_atom_at", "mathlib_table_data", "read_macro_command", "read_notation_command",
 ]

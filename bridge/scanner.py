@@ -27,9 +27,10 @@ from bridge.errors import ProjectError
 from bridge.lexer import Token, name_text, tokenize
 from bridge.names import SCOPED_NOTATIONS, WELL_KNOWN_NAMES
 from bridge.notation import (
-    NOTATION_COMMANDS, Notation, NotationError, NotationTable, mathlib_notations, read_notation_command,
+    NOTATION_COMMANDS, Notation, NotationError, NotationTable, mathlib_notations, read_macro_command,
+    read_notation_command,
 )
-from bridge.parser import KEYWORDS, LeanParseError, Parser, parse_pattern
+from bridge.parser import BINARY_OPS, KEYWORDS, LeanParseError, Parser, parse_pattern
 from bridge.term import Binder
 
 #: Declaration keywords → normalized kind.
@@ -201,6 +202,7 @@ class _FileScanner:
         self.notations: list[Notation] = []
         self.table: NotationTable = mathlib_notations().extended(list(notations))
         self._table_sources = {n.source for n in notations}
+        self._notation_resolvers: dict[str, Callable[[str], str]] = {}
 
     # -- diagnostics ---------------------------------------------------------------------
     def diag(self, line: int, column: int, message: str, expected: str | None = None,
@@ -244,7 +246,11 @@ class _FileScanner:
         """Names in a notation's right-hand side resolve where it was declared."""
         if notation.source.startswith("Mathlib/"):
             return None
-        return self.resolver_for(notation.namespace, list(notation.opens))
+        resolver = self._notation_resolvers.get(notation.source)
+        if resolver is None:
+            resolver = self.resolver_for(notation.namespace, list(notation.opens))
+            self._notation_resolvers[notation.source] = resolver
+        return resolver
 
     def active_scopes(self) -> frozenset[str]:
         """Namespaces whose scoped notations are in force: the open ones (also relative to
@@ -368,7 +374,7 @@ class _FileScanner:
             return None
         if text == "open":
             return self._open(i, end)
-        if text in NOTATION_COMMANDS or text in ("local", "scoped"):
+        if text in NOTATION_COMMANDS or text in ("local", "scoped", "macro_rules", "macro"):
             self._notation(i, end)
             return None
         if text == "set_option":
@@ -407,18 +413,30 @@ class _FileScanner:
     def _notation(self, i: int, end: int) -> None:
         """Read a notation command; it is in force from here (``local``: to the end of the file)."""
         toks = self.tokens
+        k = i
+        while k < end and toks[k].text in ("local", "scoped"):
+            k += 1
+        if k >= end:
+            return
+        source = f"{self.file}:{toks[i].line}"
         try:
-            notation = read_notation_command(toks, i, end, self.namespace, self.opens(),
-                                             f"{self.file}:{toks[i].line}")
+            if toks[k].text in ("macro_rules", "macro"):
+                if k + 1 < end and toks[k + 1].text == "(" and toks[k + 2].text == "kind":
+                    return  # tactic and command macros carry no term notation
+                notations = read_macro_command(toks, i, end, self.namespace, self.opens(), source, BINARY_OPS)
+            else:
+                notations = [read_notation_command(toks, i, end, self.namespace, self.opens(), source)]
         except NotationError as exc:
-            if toks[i].text in NOTATION_COMMANDS or (i + 1 < end and toks[i + 1].text in NOTATION_COMMANDS):
+            if toks[k].text in NOTATION_COMMANDS or toks[k].text == "macro_rules":
                 self.diag(exc.token.line, exc.token.column, f"notation not read: {exc}",
                           severity="warning")
             return
-        self.notations.append(notation)
-        if notation.source not in self._table_sources:
-            self._table_sources.add(notation.source)
-            self.table.add(notation)
+        for index, notation in enumerate(notations):
+            notation = replace(notation, source=f"{source}#{index}") if index else notation
+            self.notations.append(notation)
+            if notation.source not in self._table_sources:
+                self._table_sources.add(notation.source)
+                self.table.add(notation)
 
     def _find_in(self, i: int, end: int) -> int | None:
         depth = 0
