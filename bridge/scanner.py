@@ -4,7 +4,11 @@
 ``open`` (also ``open … in``), ``variable`` binders (which belong to the declarations that
 use them, with the variables those mention, as Lean does), ``universe``, ``set_option … in``,
 attributes and modifiers, and parses each declaration's binders, statement and (for
-definitions) value or equations into normalized terms with resolved names.
+definitions) value or equations into normalized terms with resolved names. Notation is read as
+Lean reads it (:mod:`bridge.notation`): Mathlib's table plus the project's own ``notation``,
+``infix``…, ``notation3``, ``macro`` and ``macro_rules`` commands, each from where it is
+declared, with ``scoped`` ones active only where their namespace is open and ``local`` ones
+to the end of the file. :func:`unknown_notation` counts what stopped parsing.
 
 A command starts at a command keyword that is the first token of its line (``theorem``,
 ``def``, ``namespace``, ``end`` … anywhere; ``open``, ``set_option``, attributes, modifiers
@@ -22,6 +26,9 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from bridge import term as T
+from bridge.commands import (  # noqa: F401 - split_commands is part of this module's interface
+    _BODY_STOPS, _CLOSERS, _OPENERS, DECLARATION_KEYWORDS, _matching, _skip_prefix, split_commands,
+)
 from bridge.declaration import Declaration, Diagnostic, Equation, Extraction, SourceRange
 from bridge.errors import ProjectError
 from bridge.lexer import Token, name_text, tokenize
@@ -32,38 +39,6 @@ from bridge.notation import (
 )
 from bridge.parser import BINARY_OPS, KEYWORDS, LeanParseError, Parser, parse_pattern
 from bridge.term import Binder
-
-#: Declaration keywords → normalized kind.
-DECLARATION_KEYWORDS = {
-    "theorem": "theorem",
-    "lemma": "theorem",
-    "def": "def",
-    "abbrev": "abbrev",
-    "instance": "instance",
-    "structure": "structure",
-    "class": "structure",
-    "inductive": "inductive",
-    "axiom": "axiom",
-    "opaque": "opaque",
-    "example": "example",
-}
-#: Declaration modifiers.
-MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "unsafe", "nonrec"})
-#: Keywords that start a command wherever they begin a line.
-_ANY_COLUMN = frozenset(DECLARATION_KEYWORDS) | {
-    "namespace", "section", "end", "variable", "universe", "mutual",
-}
-#: Keywords that start a command only in column 1.
-_FIRST_COLUMN = MODIFIERS | {
-    "open", "set_option", "import", "attribute", "notation", "notation3", "infix", "infixl", "infixr",
-    "prefix", "postfix", "macro", "macro_rules", "syntax", "elab", "elab_rules", "local",
-    "scoped", "deriving", "export", "include", "omit", "initialize", "builtin_initialize",
-    "add_decl_doc", "alias", "register_simp_attr", "assert_not_exists", "suppress_compilation",
-}
-_OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "#[": "]", "%[": "]"}
-_CLOSERS = frozenset(_OPENERS.values())
-_BODY_STOPS = frozenset({"termination_by", "decreasing_by", "deriving", "where"})
-
 
 @dataclass
 class _Scope:
@@ -83,98 +58,6 @@ class _Signature:
     body_index: int  # index in the command of the body start (len when none)
     sig_end: int  # index one past the last signature token
     ok: bool = True
-
-
-def _is_command_start(tok: Token, prev: Token | None, next_tok: Token | None) -> bool:
-    if not (tok.newline_before or prev is None):
-        return False
-    if tok.kind == "doc" or tok.kind == "moddoc":
-        return tok.column == 1
-    if tok.kind == "ident":
-        if tok.text in _ANY_COLUMN:
-            return True
-        return tok.text in _FIRST_COLUMN and tok.column == 1
-    if tok.kind == "sym":
-        if tok.text == "@[":
-            return tok.column == 1
-        if tok.text == "#" and next_tok is not None and next_tok.kind == "ident" and next_tok.start == tok.end:
-            return tok.column == 1
-    return False
-
-
-def split_commands(tokens: list[Token]) -> list[tuple[int, int]]:
-    """Split a token list into commands: ``(start, end)`` index pairs.
-
-    A command made only of a doc comment, attributes and modifiers is merged into the next.
-    """
-    starts = [0] if tokens else []
-    for i in range(1, len(tokens)):
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if _is_command_start(tokens[i], tokens[i - 1], nxt):
-            starts.append(i)
-    spans = [(s, e) for s, e in zip(starts, starts[1:] + [len(tokens)]) if e > s]
-    merged: list[tuple[int, int]] = []
-    carry: int | None = None
-    for start, end in spans:
-        if carry is not None:
-            start = carry
-            carry = None
-        if _prefix_only(tokens, start, end) and tokens[start].kind != "moddoc":
-            carry = start
-            continue
-        merged.append((start, end))
-    if carry is not None:
-        merged.append((carry, len(tokens)))
-    return merged
-
-
-def _prefix_only(tokens: list[Token], start: int, end: int) -> bool:
-    i = _skip_prefix(tokens, start, end)[0]
-    return i >= end
-
-
-def _skip_prefix(tokens: list[Token], i: int, end: int) -> tuple[int, str | None, list[str], list[str]]:
-    """Skip doc comment, attributes and modifiers: ``(index, docstring, attributes, modifiers)``."""
-    doc: str | None = None
-    attrs: list[str] = []
-    mods: list[str] = []
-    while i < end:
-        tok = tokens[i]
-        if tok.kind == "doc":
-            doc = str(tok.value)
-            i += 1
-        elif tok.kind == "sym" and tok.text == "@[":
-            j = _matching(tokens, i, end)
-            if j is None:
-                break
-            items: list[list[str]] = [[]]
-            for t in tokens[i + 1 : j]:
-                if t.text == ",":
-                    items.append([])
-                else:
-                    items[-1].append(t.text)
-            attrs.extend(" ".join(item) for item in items if item)
-            i = j + 1
-        elif tok.kind == "ident" and tok.text in MODIFIERS:
-            mods.append(tok.text)
-            i += 1
-        else:
-            break
-    return i, doc, attrs, mods
-
-
-def _matching(tokens: list[Token], i: int, end: int) -> int | None:
-    """Index of the closer matching the opener at ``i`` (``None`` when unbalanced)."""
-    stack: list[str] = []
-    for j in range(i, end):
-        text = tokens[j].text
-        if tokens[j].kind == "sym" and text in _OPENERS:
-            stack.append(_OPENERS[text])
-        elif tokens[j].kind == "sym" and stack and text == stack[-1]:
-            stack.pop()
-            if not stack:
-                return j
-    return None
 
 
 class _FileScanner:

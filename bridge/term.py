@@ -206,23 +206,40 @@ def constants(term: Term) -> frozenset[str]:
 
 def free_vars(term: Term) -> frozenset[str]:
     """The names of variables occurring free in ``term``."""
-    if isinstance(term, Var):
-        return frozenset((term.name,))
-    if isinstance(term, (Lam, Pi)):
-        result: set[str] = set()
-        bound: set[str] = set()
-        for binder in term.binders:
-            if binder.type is not None:
-                result |= free_vars(binder.type) - bound
-            bound.add(binder.name)
-        return frozenset(result | (free_vars(term.body) - bound))
-    if isinstance(term, Let):
-        head = free_vars(term.value) | (free_vars(term.type) if term.type is not None else set())
-        return frozenset(head | (free_vars(term.body) - {term.name}))
-    result = set()
-    for child in children(term):
-        result |= free_vars(child)
-    return frozenset(result)
+    out: set[str] = set()
+    _collect_free(term, frozenset(), out)
+    return frozenset(out)
+
+
+def _collect_free(term: Term, bound: frozenset[str], out: set[str]) -> None:
+    while True:
+        kind = type(term)
+        if kind is Var:
+            if term.name not in bound:
+                out.add(term.name)
+            return
+        if kind is App:
+            _collect_free(term.fn, bound, out)
+            for arg in term.args:
+                _collect_free(arg, bound, out)
+            return
+        if kind is Lam or kind is Pi:
+            for binder in term.binders:
+                if binder.type is not None:
+                    _collect_free(binder.type, bound, out)
+                bound = bound | {binder.name}
+            term = term.body
+            continue
+        if kind is Let:
+            if term.type is not None:
+                _collect_free(term.type, bound, out)
+            _collect_free(term.value, bound, out)
+            bound = bound | {term.name}
+            term = term.body
+            continue
+        for child in children(term):
+            _collect_free(child, bound, out)
+        return
 
 
 def to_json(term: Term | None) -> object:
