@@ -479,7 +479,8 @@ def expand(parser, candidates: Sequence[Notation], left=None, left_prec: int = 0
         if _atom_at(parser, first, start) is None:
             continue
         if notation.scope is not None and parser.scopes is not None and notation.scope not in parser.scopes:
-            inactive.append(notation)
+            if len(first.tokens) > 1 or parser.tokens[start].kind != "ident":
+                inactive.append(notation)  # a closed scope's one-name atom is just a name
             continue
         try:
             return _attempt(parser, notation, left), notation.prec

@@ -194,3 +194,14 @@ def _lit(value: int):
     from bridge.term import Lit
 
     return Lit(value)
+
+
+def test_a_closed_scopes_name_atom_is_just_a_name() -> None:
+    # as in Lean, a scoped one-name notation is no token where its namespace is closed
+    decls, errors = scan(
+        'namespace Foo\nscoped notation "kk" => (3 : ℕ)\nend Foo\ndef kk : ℕ := 4\n'
+        "theorem a : kk = 4 := rfl\nopen Foo in\ntheorem b : kk = 3 := rfl\n"
+    )
+    assert errors == []
+    assert decls["a"].type == app("Eq", Const("kk"), _lit(4))
+    assert decls["b"].type == app("Eq", Typed(_lit(3), Const("Nat")), _lit(3))
