@@ -46,6 +46,9 @@ class Diagnostic:
     message: str
     expected: str | None = None
     severity: str = "error"
+    #: For a parse failure, the token or notation that stopped parsing (``∀ᵐ``, ``⊗ₖ``,
+    #: ``<end>``), stable so that unknown notation can be counted across a project.
+    construct: str | None = None
 
     def __str__(self) -> str:
         tail = f" (expected {self.expected})" if self.expected else ""

@@ -24,9 +24,9 @@ newline or any whitespace separated it from the previous token.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 from fractions import Fraction
-from typing import Union
+from typing import NamedTuple, Union
 
 #: Multi-character symbols, longest first when matched.
 _MULTI_SYMBOLS = tuple(
@@ -43,9 +43,8 @@ _MULTI_SYMBOLS = tuple(
 _WHITESPACE = frozenset(" \t\r\n\f\v")
 
 
-@dataclass(frozen=True)
-class Token:
-    """One token of Lean source with its position."""
+class Token(NamedTuple):
+    """One token of Lean source with its position (a named tuple: cheap to build, immutable)."""
 
     kind: str
     text: str
@@ -66,7 +65,7 @@ def name_text(parts: tuple[str, ...] | list[str]) -> str:
     """The dotted text of a name, with ``«…»`` around components that are not identifiers."""
     out = []
     for part in parts:
-        if part and is_ident_start(part[0]) and all(is_ident_rest(c) for c in part[1:]):
+        if _PART_RE.fullmatch(part):
             out.append(part)
         else:
             out.append(f"«{part}»")
@@ -107,23 +106,22 @@ def is_ident_rest(ch: str) -> bool:
     )
 
 
-class _Cursor:
-    """Position bookkeeping over the text (line starts are tracked incrementally)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.line = 1
-        self.line_start = 0
-
-    def advance_to(self, pos: int) -> None:
-        text = self.text
-        i = text.find("\n", self.pos, pos)
-        while i != -1:
-            self.line += 1
-            self.line_start = i + 1
-            i = text.find("\n", i + 1, pos)
-        self.pos = pos
+_START_CLASS = (
+    "A-Za-z_\u03b1-\u03ba\u03bc-\u03c9\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9"
+    "\u03ca-\u03fb\u1f00-\u1ffe\u2100-\u214f\U0001d49c-\U0001d59f"
+)
+_REST_CLASS = _START_CLASS + "0-9'!?\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a"
+_PART_RE = re.compile(f"[{_START_CLASS}][{_REST_CLASS}]*")
+#: Characters that open a token the slow path must read (comments, numbers, strings, names).
+_SLOW_START = "/0123456789\"`'«"
+#: One token of the fast path: (1) whitespace and line comments, (2) a plain dotted
+#: identifier, (3) a symbol (multi-character ones first). Anything else takes the slow path.
+_FAST_RE = re.compile(
+    r"((?:[ \t\r\n\f\v]+|--[^\n]*)+)"
+    f"|([{_START_CLASS}][{_REST_CLASS}]*(?:\\.[{_START_CLASS}][{_REST_CLASS}]*)*)"
+    "|(" + "|".join(re.escape(sym) for sym in _MULTI_SYMBOLS if sym[0] not in _SLOW_START)
+    + f"|[^{re.escape(_SLOW_START)}{_START_CLASS} \\t\\r\\n\\f\\v])"
+)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -131,42 +129,54 @@ def tokenize(text: str) -> list[Token]:
     if not isinstance(text, str):
         text = str(text)
     tokens: list[Token] = []
-    cur = _Cursor(text)
+    append = tokens.append
+    new = tuple.__new__
     n = len(text)
+    line = 1
+    line_start = 0
+    pos = 0
     newline = False
-    space = False
-    while cur.pos < n:
-        i = cur.pos
-        ch = text[i]
-        if ch in _WHITESPACE:
-            if ch == "\n":
-                newline = True
-            space = True
-            j = i + 1
-            while j < n and text[j] in _WHITESPACE:
-                j += 1
-            if "\n" in text[i:j]:
-                newline = True
-            cur.advance_to(j)
+    space = True
+    fast = _FAST_RE.match
+    while pos < n:
+        m = fast(text, pos)
+        if m is not None and not (m.lastindex == 2 and text.startswith(".«", m.end())):
+            group = m.lastindex
+            end = m.end()
+            if group == 1:
+                nl = text.count("\n", pos, end)
+                if nl:
+                    newline = True
+                    line += nl
+                    line_start = text.rfind("\n", pos, end) + 1
+                space = True
+            elif group == 2:
+                word = m.group(2)
+                parts = tuple(word.split(".")) if "." in word else (word,)
+                append(new(Token, ("ident", word, line, pos - line_start + 1, pos, end, None, parts,
+                                   newline, space)))
+                newline = space = False
+            else:
+                append(new(Token, ("sym", m.group(3), line, pos - line_start + 1, pos, end, None, (),
+                                   newline, space)))
+                newline = space = False
+            pos = end
             continue
-        if text.startswith("--", i):
-            j = text.find("\n", i)
-            cur.advance_to(n if j == -1 else j)
-            space = True
-            continue
-        line, column = cur.line, i - cur.line_start + 1
+        i = pos
         kind, end, value, parts = _scan_one(text, i, tokens)
-        if kind == "comment":
-            cur.advance_to(end)
+        if kind != "comment":
+            append(Token(kind, text[i:end], line, i - line_start + 1, i, end, value, parts, newline,
+                         space or i == 0))
+            # a recovered error token may end just after a newline
+            newline = kind == "error" and text[end - 1 : end] == "\n"
+            space = newline
+        else:
             space = True
-            continue
-        tokens.append(
-            Token(kind, text[i:end], line, column, i, end, value, parts, newline, space or i == 0)
-        )
-        # a recovered error token may end just after a newline
-        newline = kind == "error" and text[end - 1 : end] == "\n"
-        space = newline
-        cur.advance_to(end)
+        nl = text.count("\n", i, end)
+        if nl:
+            line += nl
+            line_start = text.rfind("\n", i, end) + 1
+        pos = end
     return tokens
 
 

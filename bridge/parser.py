@@ -18,107 +18,41 @@ from __future__ import annotations
 from typing import Callable, Iterable, Sequence
 
 from bridge import term as T
+from bridge.binders import BinderSyntax
 from bridge.errors import LeanMirrorError
 from bridge.lexer import Token, name_text, tokenize
-from bridge.term import Binder
-
-MAX_PREC = 1024
-ARG_PREC = 1023
-LEAD_PREC = 1022
-#: Nesting depth beyond which the parser reports a diagnostic instead of recursing further.
-MAX_DEPTH = 120
-
-#: Notation for the number systems.
-NUMBER_TYPES = {"ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ": "Complex"}
-
-#: Binary operators: symbol → (constant, precedence, associativity "l" | "r" | "n").
-BINARY_OPS: dict[str, tuple[str, int, str]] = {
-    "+": ("HAdd.hAdd", 65, "l"),
-    "-": ("HSub.hSub", 65, "l"),
-    "*": ("HMul.hMul", 70, "l"),
-    "/": ("HDiv.hDiv", 70, "l"),
-    "%": ("HMod.hMod", 70, "l"),
-    "^": ("HPow.hPow", 75, "r"),
-    "•": ("HSMul.hSMul", 73, "r"),
-    "∘": ("Function.comp", 90, "r"),
-    "∣": ("Dvd.dvd", 50, "n"),
-    "=": ("Eq", 50, "n"),
-    "≠": ("Ne", 50, "n"),
-    "!=": ("bne", 50, "n"),
-    "==": ("BEq.beq", 50, "n"),
-    "<": ("LT.lt", 50, "n"),
-    ">": ("GT.gt", 50, "n"),
-    "≤": ("LE.le", 50, "n"),
-    "<=": ("LE.le", 50, "n"),
-    "≥": ("GE.ge", 50, "n"),
-    ">=": ("GE.ge", 50, "n"),
-    "∈": ("Membership.mem", 50, "n"),
-    "∉": ("Membership.mem", 50, "n"),
-    "⊆": ("HasSubset.Subset", 50, "n"),
-    "⊂": ("HasSSubset.SSubset", 50, "n"),
-    "≈": ("HasEquiv.Equiv", 50, "n"),
-    "∩": ("Inter.inter", 70, "l"),
-    "∪": ("Union.union", 65, "l"),
-    "\\": ("SDiff.sdiff", 70, "l"),
-    "⊓": ("Inf.inf", 69, "l"),
-    "⊔": ("Sup.sup", 68, "l"),
-    "∧": ("And", 35, "r"),
-    "/\\": ("And", 35, "r"),
-    "∨": ("Or", 30, "r"),
-    "\\/": ("Or", 30, "r"),
-    "↔": ("Iff", 20, "n"),
-    "<->": ("Iff", 20, "n"),
-    "→": ("→", 25, "r"),
-    "->": ("→", 25, "r"),
-    "×": ("Prod", 35, "r"),
-    "×ˢ": ("SProd.sprod", 82, "r"),
-    "++": ("HAppend.hAppend", 65, "l"),
-    "&&": ("and", 35, "l"),
-    "||": ("or", 30, "l"),
-    "::": ("List.cons", 67, "r"),
-    "<|": ("<|", 10, "r"),
-    "$": ("<|", 10, "r"),
-    "|>": ("|>", 10, "l"),
-}
-#: Postfix operators at max precedence.
-POSTFIX_OPS = {"⁻¹": "Inv.inv", "ᵀ": "Matrix.transpose", "ᶜ": "HasCompl.compl"}
-#: Binder predicates allowed after a bound name: ``∀ x ∈ s, p`` and friends.
-BINDER_PREDICATES = ("∈", "∉", "<", "≤", ">", "≥", "≠", "⊆", "⊂", "<=", ">=")
-#: Words that end a term (they belong to the surrounding syntax).
-KEYWORDS = frozenset(
-    """fun λ if then else let have show from by do match with at in where deriving
-    termination_by decreasing_by theorem lemma def abbrev instance structure class inductive
-    axiom opaque example namespace section end open variable universe set_option attribute
-    mutual private protected noncomputable partial unsafe calc suffices using extends
-    obtain generalizing export import omit include""".split()
+from bridge.notation import NotationTable, expand, glued_atom_at, mathlib_notations
+from bridge.syntax import (  # noqa: F401 - the tables are part of this module's interface
+    _CLOSERS, ARG_PREC, BINARY_OPS, BINDER_PREDICATES, KEYWORDS, LEAD_PREC, MAX_DEPTH, MAX_PREC,
+    NUMBER_TYPES, PATTERN_CONSTRUCTORS, POSTFIX_OPS, _describe,
 )
-#: Identifiers treated as constructors (not pattern variables) in patterns.
-PATTERN_CONSTRUCTORS = frozenset({"none", "some", "true", "false", "unit"})
-
-_CLOSERS = {"(": ")", "[": "]", "#[": "]", "@[": "]", "%[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⌊": "⌋", "⌈": "⌉"}
-
+from bridge.term import Binder
 
 class LeanParseError(LeanMirrorError, ValueError):
     """Lean text that the statement parser cannot read; carries line, column and what was expected."""
 
-    def __init__(self, message: str, line: int, column: int, expected: str | None = None):
+    def __init__(self, message: str, line: int, column: int, expected: str | None = None,
+                 construct: str | None = None):
         self.line = line
         self.column = column
         self.expected = expected
         self.reason = message
+        #: The token or notation that stopped parsing (stable, for counting unknown notation).
+        self.construct = construct
         tail = f"; expected {expected}" if expected else ""
         super().__init__(f"{line}:{column}: {message}{tail}")
 
 
-def _describe(tok: Token | None) -> str:
-    if tok is None:
-        return "end of input"
-    if tok.kind == "error":
-        return str(tok.value)
-    return f"{tok.kind} {tok.text!r}"
+#: Symbols that never belong to a notation's name (brackets and separators).
+_PUNCTUATION = frozenset("()[]{}⟨⟩,;")
 
 
-class Parser:
+def _glues(tok: Token) -> bool:
+    """Whether ``tok`` may be part of a glued notation name such as ``∀ᵐ`` or ``⊗ₖ``."""
+    return tok.kind == "sym" and tok.text not in _PUNCTUATION
+
+
+class Parser(BinderSyntax):
     """Parses terms from a token slice; one instance per term (or per declaration)."""
 
     def __init__(
@@ -127,6 +61,9 @@ class Parser:
         locals: Iterable[str] = (),
         resolve: Callable[[str], str] | None = None,
         end_position: tuple[int, int] = (1, 1),
+        notations: NotationTable | None = None,
+        scopes: frozenset[str] | None = None,
+        notation_resolver: Callable | None = None,
     ) -> None:
         self.tokens = [t for t in tokens if t.kind not in ("doc", "moddoc")]
         self.pos = 0
@@ -139,6 +76,14 @@ class Parser:
         self.cdots: list[list[str]] | None = None
         self.pattern_vars: list[str] | None = None
         self.end_position = end_position
+        #: Notations in force (default: Mathlib's) and the open namespaces that activate
+        #: scoped ones (``None``: every scope is open, as for a standalone term).
+        self.notations = notations if notations is not None else mathlib_notations()
+        self.scopes = scopes
+        #: Builds the name resolver of a notation's right-hand side (its definition site).
+        self.notation_resolver = notation_resolver
+        #: Tokens that end the current notation hole (the next atom of the notation).
+        self.stops: frozenset[str] = frozenset()
         #: Application arguments on a new line must start right of this column (``let``).
         self.column_limit = 0
 
@@ -165,8 +110,15 @@ class Parser:
         self.pos += 1
         return tok
 
-    def error(self, message: str, expected: str | None = None, tok: Token | None = None) -> LeanParseError:
+    def describe(self) -> str:
+        """The current token as error messages name it."""
+        return _describe(self.peek())
+
+    def error(self, message: str, expected: str | None = None, tok: Token | None = None,
+              construct: str | None = None) -> LeanParseError:
         tok = tok if tok is not None else self.peek()
+        if construct is None:
+            construct = self._construct(tok)
         if tok is None:
             if self.tokens:
                 last = self.tokens[-1]
@@ -175,7 +127,27 @@ class Parser:
                 line, column = self.end_position
         else:
             line, column = tok.line, tok.column
-        return LeanParseError(message, line, column, expected)
+        return LeanParseError(message, line, column, expected, construct)
+
+    def _construct(self, tok: Token | None) -> str:
+        """The symbol run glued around ``tok`` (``∀ᵐ``, ``⊗ₖ``), or its text; ``<end>`` at the end."""
+        if tok is None:
+            return "<end>"
+        if tok.kind == "error":
+            return "<lexical error>"
+        if tok.kind != "sym":
+            return tok.text if tok.kind == "ident" and tok.text in KEYWORDS else f"<{tok.kind}>"
+        try:
+            i = self.tokens.index(tok)
+        except ValueError:
+            return tok.text
+        a = b = i
+        toks = self.tokens
+        while a > 0 and toks[a - 1].end == toks[a].start and _glues(toks[a - 1]):
+            a -= 1
+        while b + 1 < len(toks) and toks[b + 1].start == toks[b].end and _glues(toks[b + 1]):
+            b += 1
+        return "".join(t.text for t in self.tokens[a : b + 1])
 
     def at_end(self) -> bool:
         return self.pos >= len(self.tokens)
@@ -186,7 +158,7 @@ class Parser:
 
     def _name_term(self, tok: Token) -> T.Term:
         parts = tok.parts or (tok.text,)
-        text = name_text(parts)
+        text = tok.text if tok.kind == "ident" and "«" not in tok.text else name_text(parts)
         if text in NUMBER_TYPES:
             return T.Const(NUMBER_TYPES[text])
         head = parts[0]
@@ -230,9 +202,25 @@ class Parser:
     def parse_trailing(self, left: T.Term, left_prec: int, min_prec: int) -> T.Term:
         while True:
             tok = self.peek()
-            if tok is None:
+            if tok is None or (tok.text in self.stops and tok.kind in ("sym", "ident")):
                 return left
+            candidates = self.notations.trailing.get(tok.text)
+            if candidates:
+                found = expand(self, candidates, left, left_prec, min_prec)
+                if found is not None:
+                    left, left_prec = found
+                    continue
+                if glued_atom_at(self, candidates):
+                    return left  # `f i ⁻¹' s`: a notation binding looser than here, not `⁻¹`
             text = tok.text if tok.kind == "sym" else None
+            if text == "|>." and min_prec <= 10:
+                nxt = self.peek(1)
+                if nxt is not None and nxt.kind == "ident" and nxt.start == tok.end:
+                    self.pos += 2
+                    for part in nxt.parts:
+                        left = T.Proj(left, part)
+                    left_prec = MAX_PREC
+                    continue
             if text == "." and not tok.space_before:
                 nxt = self.peek(1)
                 if nxt is not None and nxt.start == tok.end and nxt.kind in ("ident", "num"):
@@ -306,6 +294,10 @@ class Parser:
             return self._apply(right, [left])
         return T.app(name, left, right)
 
+    def apply_args(self, fn: T.Term, args: list[T.Term]) -> T.Term:
+        """``fn`` applied to ``args`` (one flattened spine)."""
+        return self._apply(fn, args)
+
     @staticmethod
     def _apply(fn: T.Term, args: list[T.Term]) -> T.Term:
         if not args:
@@ -315,7 +307,7 @@ class Parser:
         return T.App(fn, tuple(args))
 
     def _starts_argument(self, tok: Token | None) -> bool:
-        if tok is None:
+        if tok is None or tok.text in self.stops:
             return False
         if tok.kind in ("num", "str", "char", "name"):
             return True
@@ -328,6 +320,8 @@ class Parser:
             return True
         if text == "·":
             return self.cdots is not None
+        if text in self.notations.leading:
+            return any(n.prec >= MAX_PREC for n in self.notations.leading[text])
         if text == "|":
             nxt = self.peek(1)
             return self.abs_depth == 0 and nxt is not None and nxt.start == tok.end
@@ -358,6 +352,14 @@ class Parser:
             raise self.error("unexpected end of input", "a term")
         if tok.kind == "error":
             raise self.error(str(tok.value), None, tok)
+        candidates = self.notations.leading.get(tok.text)
+        if candidates and tok.kind == "ident" and self.is_bound(tok.text):
+            # a bound name shadows a one-token notation; `H[` glued stays a notation token
+            candidates = [n for n in candidates if len(n.items[0].tokens) > 1]
+        if candidates:
+            found = expand(self, candidates)
+            if found is not None:
+                return found
         if tok.kind == "num":
             self.pos += 1
             return T.Lit(tok.value), MAX_PREC  # type: ignore[arg-type]
@@ -390,6 +392,8 @@ class Parser:
             return result, MAX_PREC
         if text == "∫":
             return self._integral(), 67
+        if text == "Σ":
+            return self._sigma(), LEAD_PREC
         if text == "{":
             return self._brace(), MAX_PREC
         if text in ("↑", "⇑", "↥"):
@@ -490,21 +494,6 @@ class Parser:
             if isinstance(level, int):
                 return T.Sort(level + offset), MAX_PREC
             return T.Sort(f"{level}+1" if offset else level), MAX_PREC
-        if text == "ℝ":
-            nxt = self.peek()
-            if (
-                nxt is not None
-                and nxt.text == "≥"
-                and nxt.start == tok.end
-                and self.peek(1) is not None
-                and self.peek(1).text == "0"  # type: ignore[union-attr]
-            ):
-                self.pos += 2
-                inf = self.peek()
-                if inf is not None and inf.text == "∞" and not inf.space_before:
-                    self.pos += 1
-                    return T.Const("ENNReal"), MAX_PREC
-                return T.Const("NNReal"), MAX_PREC
         return self._name_term(tok), MAX_PREC
 
     def _level(self) -> int | str | None:
@@ -568,8 +557,9 @@ class Parser:
         if self.at(closer):
             self.pos += 1
             return items
-        saved = (self.abs_depth, self.norm_depth)
+        saved = (self.abs_depth, self.norm_depth, self.stops)
         self.abs_depth = self.norm_depth = 0
+        self.stops = frozenset()
         try:
             while True:
                 items.append(self.parse_expr(0))
@@ -579,15 +569,16 @@ class Parser:
                 self.expect(closer)
                 return items
         finally:
-            self.abs_depth, self.norm_depth = saved
+            self.abs_depth, self.norm_depth, self.stops = saved
 
     def _paren(self) -> T.Term:
         self.expect("(")
         if self.at(")"):
             self.pos += 1
             return T.Const("Unit.unit")
-        saved = (self.abs_depth, self.norm_depth, self.cdots)
+        saved = (self.abs_depth, self.norm_depth, self.cdots, self.stops)
         self.abs_depth = self.norm_depth = 0
+        self.stops = frozenset()
         self.cdots = (self.cdots or []) + [[]]
         try:
             inner = self.parse_expr(0)
@@ -606,7 +597,7 @@ class Parser:
             self.expect(")")
             names = self.cdots[-1]
         finally:
-            self.abs_depth, self.norm_depth, self.cdots = saved
+            self.abs_depth, self.norm_depth, self.cdots, self.stops = saved
         if names:
             return T.Lam(tuple(Binder(n, None) for n in names), inner)
         return inner
@@ -628,7 +619,7 @@ class Parser:
             pred: T.Term | None = None
             if self.at(":"):
                 self.pos += 1
-                binder_type = self._without_bars(lambda: self.parse_expr(51))
+                binder_type = self._without_bars(lambda: self.parse_expr(0))
             elif self.at(*BINDER_PREDICATES):
                 op = self.next().text
                 self.bound.append(name)
@@ -663,252 +654,6 @@ class Parser:
             return fn()
         finally:
             self.abs_depth = saved
-
-    # -- binders -------------------------------------------------------------------------
-    def _binder_predicate(self, name: str, op: str, rhs: T.Term) -> T.Term:
-        return self._binary(op, BINARY_OPS[op][0], T.Var(name), rhs)
-
-    def parse_binder_group(self) -> list[Binder]:
-        """One bracketed binder group ``(x y : T)`` / ``{x}`` / ``[C]`` / ``⦃x⦄``."""
-        opener = self.next()
-        info = {"(": "default", "{": "implicit", "⦃": "strictImplicit", "[": "instImplicit"}.get(
-            opener.text
-        )
-        closer = _CLOSERS.get(opener.text)
-        if opener.text == "{{":
-            info, closer = "strictImplicit", "}}"
-        if info is None or closer is None:
-            raise self.error(f"unexpected {_describe(opener)}", "a binder", opener)
-        if info == "instImplicit":
-            tok, nxt = self.peek(), self.peek(1)
-            name = "_"
-            if tok is not None and tok.kind == "ident" and nxt is not None and nxt.text == ":":
-                name = tok.text
-                self.pos += 2
-            ty = self.parse_expr(0)
-            self.expect(closer)
-            return [Binder(name, ty, info)]
-        names: list[str] = []
-        while True:
-            tok = self.peek()
-            if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS:
-                names.append(tok.text)
-                self.pos += 1
-                continue
-            break
-        if not names:
-            raise self.error(f"unexpected {_describe(self.peek())}", "a binder name")
-        ty: T.Term | None = None
-        if self.at(":"):
-            self.pos += 1
-            ty = self.parse_expr(0)
-        if self.at(":="):
-            self.pos += 1
-            self.parse_expr(0)  # default value: parsed for validity, not kept
-        self.expect(closer)
-        return [Binder(n, ty, info) for n in names]
-
-    def _binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
-        """Binders of ``∀``/``∃``/``fun``/``∑`` up to (not including) a separator.
-
-        Returns the binders and the binder predicates ``(name, op, rhs)``.
-        """
-        binders: list[Binder] = []
-        preds: list[tuple[str, str, T.Term]] = []
-        simple: list[str] = []
-        while True:
-            tok = self.peek()
-            if tok is None:
-                raise self.error("unexpected end of input", " or ".join(repr(s) for s in separators))
-            if tok.kind == "ident" and tok.text not in KEYWORDS:
-                simple.append(tok.text)
-                self.pos += 1
-                continue
-            if tok.kind == "sym" and tok.text in ("(", "{", "[", "⦃") and not simple:
-                group = self.parse_binder_group()
-                binders.extend(group)
-                self.bound.extend(b.name for b in group)
-                continue
-            if tok.kind == "sym" and tok.text == "⟨" and not simple:
-                self.pos += 1
-                pattern_names = []
-                while not self.at("⟩"):
-                    name_tok = self.next()
-                    if name_tok.kind == "ident":
-                        pattern_names.append(name_tok.text)
-                    elif name_tok.text != ",":
-                        raise self.error(f"unexpected {_describe(name_tok)}", "a name", name_tok)
-                self.pos += 1
-                binders.append(Binder("x✝", None))
-                self.bound.extend(pattern_names)
-                continue
-            break
-        if simple:
-            ty: T.Term | None = None
-            if self.at(":"):
-                self.pos += 1
-                ty = self.parse_expr(0)
-            elif self.at(*BINDER_PREDICATES) and not self.at(*separators):
-                op = self.next().text
-                rhs = self.parse_expr(0)
-                preds.extend((n, op, rhs) for n in simple)
-            binders.extend(Binder(n, ty) for n in simple)
-        if not binders:
-            raise self.error(f"unexpected {_describe(self.peek())}", "a binder")
-        return binders, preds
-
-    def _with_bound(self, names: list[str], fn: Callable[[], T.Term]) -> T.Term:
-        mark = len(self.bound)
-        self.bound.extend(names)
-        try:
-            return fn()
-        finally:
-            del self.bound[mark:]
-
-    def _forall(self) -> T.Term:
-        self.pos += 1
-        mark = len(self.bound)
-        try:
-            binders, preds = self._scoped_binders((",",))
-            self.expect(",")
-            body = self.parse_expr(0)
-        finally:
-            del self.bound[mark:]
-        if preds:
-            # ∀ x ∈ s, p  ≡  ∀ x, x ∈ s → p (one hypothesis per bound name)
-            pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
-            result = body
-            for b in reversed(binders):
-                if b.name in pred_by_name:
-                    op, rhs = pred_by_name[b.name]
-                    result = T.Pi((Binder("_", self._binder_predicate(b.name, op, rhs)),), result)
-                result = T.Pi((b,), result)
-            return result
-        return T.Pi(tuple(binders), body)
-
-    def _scoped_binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
-        """Parse binders, binding each name for the types of later binders (left in ``bound``)."""
-        binders, preds = self._binders(separators)
-        for b in binders:
-            self.bound.append(b.name)
-        return binders, preds
-
-    def _exists(self, unique: bool) -> T.Term:
-        self.pos += 1
-        mark = len(self.bound)
-        try:
-            binders, preds = self._scoped_binders((",",))
-            self.expect(",")
-            body = self.parse_expr(0)
-        finally:
-            del self.bound[mark:]
-        const = "ExistsUnique" if unique else "Exists"
-        pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
-        result = body
-        for b in reversed(binders):
-            if b.name in pred_by_name:
-                op, rhs = pred_by_name[b.name]
-                result = T.app("And", self._binder_predicate(b.name, op, rhs), result)
-            result = T.app(const, T.Lam((b,), result))
-        return result
-
-    def _fun(self) -> T.Term:
-        self.pos += 1
-        if self.at("|"):
-            self._skip_block()
-            return T.Hole("fun-match")
-        mark = len(self.bound)
-        try:
-            binders, _ = self._scoped_binders(("=>", "↦"))
-            self.expect("=>", "↦")
-            body = self.parse_expr(0)
-        finally:
-            del self.bound[mark:]
-        if any(b.name == "x✝" for b in binders):
-            return T.Lam(tuple(binders), T.Hole("anonymous-constructor pattern"))
-        return T.Lam(tuple(binders), body)
-
-    def _big_operator(self, const: str) -> T.Term:
-        self.pos += 1
-        mark = len(self.bound)
-        try:
-            binders: list[Binder] = []
-            domain: T.Term | None = None
-            filt: T.Term | None = None
-            tok = self.peek()
-            if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS:
-                names = []
-                while True:
-                    tok = self.peek()
-                    if tok is not None and tok.kind == "ident" and tok.text not in KEYWORDS:
-                        names.append(tok.text)
-                        self.pos += 1
-                    else:
-                        break
-                ty: T.Term | None = None
-                if self.at(":"):
-                    self.pos += 1
-                    ty = self.parse_expr(0)
-                elif self.at("∈", "in"):
-                    self.pos += 1
-                    domain = self.parse_expr(0)
-                    if len(names) != 1:
-                        raise self.error("a big operator over a finset binds one name", "one name")
-                binders = [Binder(n, ty) for n in names]
-            else:
-                binders, _ = self._binders((",",))
-            self.bound.extend(b.name for b in binders)
-            if self.at("with"):
-                self.pos += 1
-                filt = self.parse_expr(0)
-            self.expect(",")
-            body = self.parse_expr(67)
-        finally:
-            del self.bound[mark:]
-        if domain is not None:
-            if filt is not None:
-                domain = T.app("Finset.filter", T.Lam((Binder(binders[0].name, None),), filt), domain)
-            return T.app(const, domain, T.Lam((binders[0],), body))
-        result = body
-        for b in reversed(binders):
-            result = T.app(const, T.Const("Finset.univ"), T.Lam((b,), result))
-        return result
-
-    def _integral(self) -> T.Term:
-        """``∫ x, f ∂μ`` / ``∫ x in s, f`` / ``∫ x in a..b, f`` (Mathlib's Bochner integral)."""
-        self.pos += 1
-        mark = len(self.bound)
-        try:
-            name_tok = self.next()
-            if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
-                raise self.error(f"unexpected {_describe(name_tok)}", "a bound name", name_tok)
-            ty: T.Term | None = None
-            if self.at(":"):
-                self.pos += 1
-                ty = self.parse_expr(0)
-            domain: T.Term | None = None
-            upper: T.Term | None = None
-            if self.at("in"):
-                self.pos += 1
-                domain = self.parse_expr(0)
-                if self.at(".."):
-                    self.pos += 1
-                    upper = self.parse_expr(0)
-            self.expect(",")
-            self.bound.append(name_tok.text)
-            body = self.parse_expr(60)
-            measure: T.Term = T.Const("MeasureTheory.MeasureSpace.volume")
-            if self.at("∂"):
-                self.pos += 1
-                measure = self.parse_expr(70)
-        finally:
-            del self.bound[mark:]
-        lam = T.Lam((Binder(name_tok.text, ty),), body)
-        if upper is not None:
-            return T.app("intervalIntegral", lam, domain, upper, measure)  # type: ignore[arg-type]
-        if domain is not None:
-            measure = T.app("MeasureTheory.Measure.restrict", measure, domain)
-        return T.app("MeasureTheory.integral", measure, lam)
 
     def _if(self) -> T.Term:
         self.pos += 1

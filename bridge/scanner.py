@@ -4,7 +4,11 @@
 ``open`` (also ``open … in``), ``variable`` binders (which belong to the declarations that
 use them, with the variables those mention, as Lean does), ``universe``, ``set_option … in``,
 attributes and modifiers, and parses each declaration's binders, statement and (for
-definitions) value or equations into normalized terms with resolved names.
+definitions) value or equations into normalized terms with resolved names. Notation is read as
+Lean reads it (:mod:`bridge.notation`): Mathlib's table plus the project's own ``notation``,
+``infix``…, ``notation3``, ``macro`` and ``macro_rules`` commands, each from where it is
+declared, with ``scoped`` ones active only where their namespace is open and ``local`` ones
+to the end of the file. :func:`unknown_notation` counts what stopped parsing.
 
 A command starts at a command keyword that is the first token of its line (``theorem``,
 ``def``, ``namespace``, ``end`` … anywhere; ``open``, ``set_option``, attributes, modifiers
@@ -22,44 +26,19 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from bridge import term as T
+from bridge.commands import (  # noqa: F401 - split_commands is part of this module's interface
+    _BODY_STOPS, _CLOSERS, _OPENERS, DECLARATION_KEYWORDS, _matching, _skip_prefix, split_commands,
+)
 from bridge.declaration import Declaration, Diagnostic, Equation, Extraction, SourceRange
 from bridge.errors import ProjectError
 from bridge.lexer import Token, name_text, tokenize
 from bridge.names import SCOPED_NOTATIONS, WELL_KNOWN_NAMES
-from bridge.parser import KEYWORDS, LeanParseError, Parser, parse_pattern
+from bridge.notation import (
+    NOTATION_COMMANDS, Notation, NotationError, NotationTable, mathlib_notations, read_macro_command,
+    read_notation_command,
+)
+from bridge.parser import BINARY_OPS, KEYWORDS, LeanParseError, Parser, parse_pattern
 from bridge.term import Binder
-
-#: Declaration keywords → normalized kind.
-DECLARATION_KEYWORDS = {
-    "theorem": "theorem",
-    "lemma": "theorem",
-    "def": "def",
-    "abbrev": "abbrev",
-    "instance": "instance",
-    "structure": "structure",
-    "class": "structure",
-    "inductive": "inductive",
-    "axiom": "axiom",
-    "opaque": "opaque",
-    "example": "example",
-}
-#: Declaration modifiers.
-MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "unsafe", "nonrec"})
-#: Keywords that start a command wherever they begin a line.
-_ANY_COLUMN = frozenset(DECLARATION_KEYWORDS) | {
-    "namespace", "section", "end", "variable", "universe", "mutual",
-}
-#: Keywords that start a command only in column 1.
-_FIRST_COLUMN = MODIFIERS | {
-    "open", "set_option", "import", "attribute", "notation", "infix", "infixl", "infixr",
-    "prefix", "postfix", "macro", "macro_rules", "syntax", "elab", "elab_rules", "local",
-    "scoped", "deriving", "export", "include", "omit", "initialize", "builtin_initialize",
-    "add_decl_doc", "alias", "register_simp_attr", "assert_not_exists", "suppress_compilation",
-}
-_OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "#[": "]", "%[": "]"}
-_CLOSERS = frozenset(_OPENERS.values())
-_BODY_STOPS = frozenset({"termination_by", "decreasing_by", "deriving", "where"})
-
 
 @dataclass
 class _Scope:
@@ -81,121 +60,40 @@ class _Signature:
     ok: bool = True
 
 
-def _is_command_start(tok: Token, prev: Token | None, next_tok: Token | None) -> bool:
-    if not (tok.newline_before or prev is None):
-        return False
-    if tok.kind == "doc" or tok.kind == "moddoc":
-        return tok.column == 1
-    if tok.kind == "ident":
-        if tok.text in _ANY_COLUMN:
-            return True
-        return tok.text in _FIRST_COLUMN and tok.column == 1
-    if tok.kind == "sym":
-        if tok.text == "@[":
-            return tok.column == 1
-        if tok.text == "#" and next_tok is not None and next_tok.kind == "ident" and next_tok.start == tok.end:
-            return tok.column == 1
-    return False
-
-
-def split_commands(tokens: list[Token]) -> list[tuple[int, int]]:
-    """Split a token list into commands: ``(start, end)`` index pairs.
-
-    A command made only of a doc comment, attributes and modifiers is merged into the next.
-    """
-    starts = [0] if tokens else []
-    for i in range(1, len(tokens)):
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if _is_command_start(tokens[i], tokens[i - 1], nxt):
-            starts.append(i)
-    spans = [(s, e) for s, e in zip(starts, starts[1:] + [len(tokens)]) if e > s]
-    merged: list[tuple[int, int]] = []
-    carry: int | None = None
-    for start, end in spans:
-        if carry is not None:
-            start = carry
-            carry = None
-        if _prefix_only(tokens, start, end) and tokens[start].kind != "moddoc":
-            carry = start
-            continue
-        merged.append((start, end))
-    if carry is not None:
-        merged.append((carry, len(tokens)))
-    return merged
-
-
-def _prefix_only(tokens: list[Token], start: int, end: int) -> bool:
-    i = _skip_prefix(tokens, start, end)[0]
-    return i >= end
-
-
-def _skip_prefix(tokens: list[Token], i: int, end: int) -> tuple[int, str | None, list[str], list[str]]:
-    """Skip doc comment, attributes and modifiers: ``(index, docstring, attributes, modifiers)``."""
-    doc: str | None = None
-    attrs: list[str] = []
-    mods: list[str] = []
-    while i < end:
-        tok = tokens[i]
-        if tok.kind == "doc":
-            doc = str(tok.value)
-            i += 1
-        elif tok.kind == "sym" and tok.text == "@[":
-            j = _matching(tokens, i, end)
-            if j is None:
-                break
-            items: list[list[str]] = [[]]
-            for t in tokens[i + 1 : j]:
-                if t.text == ",":
-                    items.append([])
-                else:
-                    items[-1].append(t.text)
-            attrs.extend(" ".join(item) for item in items if item)
-            i = j + 1
-        elif tok.kind == "ident" and tok.text in MODIFIERS:
-            mods.append(tok.text)
-            i += 1
-        else:
-            break
-    return i, doc, attrs, mods
-
-
-def _matching(tokens: list[Token], i: int, end: int) -> int | None:
-    """Index of the closer matching the opener at ``i`` (``None`` when unbalanced)."""
-    stack: list[str] = []
-    for j in range(i, end):
-        text = tokens[j].text
-        if tokens[j].kind == "sym" and text in _OPENERS:
-            stack.append(_OPENERS[text])
-        elif tokens[j].kind == "sym" and stack and text == stack[-1]:
-            stack.pop()
-            if not stack:
-                return j
-    return None
-
-
 class _FileScanner:
     """Scans one file; ``known`` is the set of names resolution may resolve to."""
 
-    def __init__(self, text: str, file: str, module: str, known: frozenset[str]) -> None:
+    def __init__(self, text: str, file: str, module: str, known: frozenset[str],
+                 tokens: list[Token] | None = None, notations: Iterable[Notation] = ()) -> None:
         self.text = text
         self.file = file
         self.module = module
         self.known = known
-        self.tokens = tokenize(text)
+        self.tokens = tokenize(text) if tokens is None else tokens
+        #: Command spans, computed once and shared with a later pass over the same tokens.
+        self.spans: list[tuple[int, int]] | None = None
         self.diagnostics: list[Diagnostic] = []
         self.declarations: list[Declaration] = []
         self.declared: set[str] = set()
         self.scopes: list[_Scope] = [_Scope("file")]
         self.pending_opens: list[str] = []
+        #: Scopes pushed by `variable … in` that end with the next command.
+        self.scoped_for_next = 0
         self.parse_terms = True
+        #: Notations this file declares, in order; the table in force (Mathlib's, the
+        #: project's, and this file's so far).
+        self.notations: list[Notation] = []
+        self.table: NotationTable = mathlib_notations().extended(list(notations))
+        self._table_sources = {n.source for n in notations}
+        self._notation_resolvers: dict[str, Callable[[str], str]] = {}
 
     # -- diagnostics ---------------------------------------------------------------------
     def diag(self, line: int, column: int, message: str, expected: str | None = None,
-             severity: str = "error") -> None:
-        self.diagnostics.append(Diagnostic(self.file, line, column, message, expected, severity))
+             severity: str = "error", construct: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(self.file, line, column, message, expected, severity, construct))
 
     def diag_parse(self, exc: LeanParseError, what: str, severity: str = "error") -> None:
-        self.diag(exc.line, exc.column, f"{what}: {exc.reason}", exc.expected, severity)
+        self.diag(exc.line, exc.column, f"{what}: {exc.reason}", exc.expected, severity, exc.construct)
 
     # -- scope helpers -------------------------------------------------------------------
     @property
@@ -225,8 +123,37 @@ class _FileScanner:
         namespace = self.namespace
         if decl_name and "." in decl_name:
             namespace = decl_name.rsplit(".", 1)[0]
+        return self.resolver_for(namespace, self.opens())
+
+    def notation_resolver(self, notation: Notation) -> Callable[[str], str] | None:
+        """Names in a notation's right-hand side resolve where it was declared."""
+        if notation.source.startswith("Mathlib/"):
+            return None
+        resolver = self._notation_resolvers.get(notation.source)
+        if resolver is None:
+            resolver = self.resolver_for(notation.namespace, list(notation.opens))
+            self._notation_resolvers[notation.source] = resolver
+        return resolver
+
+    def active_scopes(self) -> frozenset[str]:
+        """Namespaces whose scoped notations are in force: the open ones (also relative to
+        the current namespace) and the current namespace with its prefixes."""
+        parts = self.namespace.split(".") if self.namespace else []
+        active = {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
+        for opened in self.opens():
+            active.add(opened)
+            active.update(".".join(parts[:k]) + "." + opened for k in range(1, len(parts) + 1))
+        return frozenset(active)
+
+    def parser(self, tokens: list[Token], locals_: Iterable[str], resolve: Callable[[str], str] | None,
+               end_position: tuple[int, int]) -> Parser:
+        """A term parser with this file's notations and open scopes."""
+        return Parser(tokens, locals_, resolve, end_position=end_position, notations=self.table,
+                      scopes=self.active_scopes(), notation_resolver=self.notation_resolver)
+
+    def resolver_for(self, namespace: str, opens: list[str]) -> Callable[[str], str]:
+        """Name resolution inside ``namespace`` with ``opens`` open."""
         ns_parts = namespace.split(".") if namespace else []
-        opens = self.opens()
         known = self.known
 
         def resolve(name: str) -> str:
@@ -252,7 +179,9 @@ class _FileScanner:
         for tok in self.tokens:
             if tok.kind == "error":
                 self.diag(tok.line, tok.column, str(tok.value))
-        for start, end in split_commands(self.tokens):
+        if self.spans is None:
+            self.spans = split_commands(self.tokens)
+        for start, end in self.spans:
             if self._command(start, end) == "exit":
                 break
 
@@ -276,6 +205,10 @@ class _FileScanner:
             self.diag(tok.line, tok.column, f"internal scanner error: {type(exc).__name__}: {exc}")
         if result != "prefix":
             self.pending_opens = []
+            while self.scoped_for_next:
+                self.scoped_for_next -= 1
+                if len(self.scopes) > 1:
+                    self.scopes.pop()
         return result
 
     def _dispatch(self, start: int, i: int, end: int, doc: str | None, attrs: list[str],
@@ -324,6 +257,9 @@ class _FileScanner:
             return None
         if text == "open":
             return self._open(i, end)
+        if text in NOTATION_COMMANDS or text in ("local", "scoped", "macro_rules", "macro"):
+            self._notation(i, end)
+            return None
         if text == "set_option":
             j = self._find_in(i, end)
             if j is None:
@@ -333,8 +269,21 @@ class _FileScanner:
                 return self._dispatch(j + 1, k2, end, doc2 or doc, attrs + attrs2, mods + mods2)
             return "prefix"
         if text == "variable":
-            self._variable(i + 1, end)
-            return None
+            j = self._find_in(i, end)
+            if j is None:
+                self._variable(i + 1, end)
+                return None
+            # `variable … in` binds for the next command only
+            self.scopes.append(_Scope("section", "", self.namespace))
+            self._variable(i + 1, j)
+            k2, doc2, attrs2, mods2 = _skip_prefix(toks, j + 1, end)
+            if k2 < end:
+                try:
+                    return self._dispatch(j + 1, k2, end, doc2 or doc, attrs + attrs2, mods + mods2)
+                finally:
+                    self.scopes.pop()
+            self.scoped_for_next += 1
+            return "prefix"
         if text in ("include", "omit"):
             names = {t.text for t in toks[i + 1 : end] if t.kind == "ident"}
             if text == "include":
@@ -343,6 +292,34 @@ class _FileScanner:
                 self.scopes[-1].includes -= names
             return None
         return None  # universe, import, attribute, notation, #eval … carry no statements
+
+    def _notation(self, i: int, end: int) -> None:
+        """Read a notation command; it is in force from here (``local``: to the end of the file)."""
+        toks = self.tokens
+        k = i
+        while k < end and toks[k].text in ("local", "scoped"):
+            k += 1
+        if k >= end:
+            return
+        source = f"{self.file}:{toks[i].line}"
+        try:
+            if toks[k].text in ("macro_rules", "macro"):
+                if k + 1 < end and toks[k + 1].text == "(" and toks[k + 2].text == "kind":
+                    return  # tactic and command macros carry no term notation
+                notations = read_macro_command(toks, i, end, self.namespace, self.opens(), source, BINARY_OPS)
+            else:
+                notations = [read_notation_command(toks, i, end, self.namespace, self.opens(), source)]
+        except NotationError as exc:
+            if toks[k].text in NOTATION_COMMANDS or toks[k].text == "macro_rules":
+                self.diag(exc.token.line, exc.token.column, f"notation not read: {exc}",
+                          severity="warning")
+            return
+        for index, notation in enumerate(notations):
+            notation = replace(notation, source=f"{source}#{index}") if index else notation
+            self.notations.append(notation)
+            if notation.source not in self._table_sources:
+                self._table_sources.add(notation.source)
+                self.table.add(notation)
 
     def _find_in(self, i: int, end: int) -> int | None:
         depth = 0
@@ -403,8 +380,8 @@ class _FileScanner:
                     return
                 group_toks = toks[k : close + 1]
                 try:
-                    parser = Parser(group_toks, [b.name for b in self.variables()], self.resolver(),
-                                    end_position=(t.line, t.column))
+                    parser = self.parser(group_toks, [b.name for b in self.variables()], self.resolver(),
+                                         (t.line, t.column))
                     group = parser.parse_binder_group()
                 except LeanParseError as exc:
                     # `variable {x}` with no type updates the binder info of existing names
@@ -470,8 +447,8 @@ class _FileScanner:
         ok = True
         locals_ = list(var_names)
         try:
-            parser = Parser(toks[k : sig.sig_end], locals_, resolve,
-                            end_position=(body_tok.line, body_tok.column) if body_tok else (kw.line, kw.column))
+            parser = self.parser(toks[k : sig.sig_end], locals_, resolve,
+                                 (body_tok.line, body_tok.column) if body_tok else (kw.line, kw.column))
             binders, ty = self._parse_signature(parser, kind)
         except LeanParseError as exc:
             ok = False
@@ -562,7 +539,7 @@ class _FileScanner:
                     return _Signature(None, [], None, j, j)
                 if t.kind == "ident" and t.text in ("where", "deriving", "extends") and kind in ("structure", "inductive", "instance", "def", "abbrev"):
                     return _Signature(None, [], None, j, j)
-                if kind == "theorem" and t.kind == "ident" and t.text == "by":
+                if kind == "theorem" and t.kind == "ident" and t.text in ("by", "where"):
                     return _Signature(None, [], None, j, j)
         return _Signature(None, [], None, end, end)
 
@@ -615,7 +592,7 @@ class _FileScanner:
             if toks[j + 1].text == "by":
                 return None, []
             try:
-                parser = Parser(toks[j + 1 : stop], locals_, resolve, end_position=(tok.line, tok.column))
+                parser = self.parser(toks[j + 1 : stop], locals_, resolve, (tok.line, tok.column))
                 return parser.parse_all(), []
             except LeanParseError as exc:
                 self.diag_parse(exc, f"cannot parse the body of {full}", severity="warning")
@@ -649,7 +626,7 @@ class _FileScanner:
                 self.diag(bar.line, bar.column, f"equation of {full} without '=>'", "'=>'")
                 continue
             try:
-                parser = Parser(toks[a + 1 : arrow], locals_, resolve, end_position=(toks[arrow].line, toks[arrow].column))
+                parser = self.parser(toks[a + 1 : arrow], locals_, resolve, (toks[arrow].line, toks[arrow].column))
                 patterns: list[T.Term] = []
                 pattern_vars: list[str] = []
                 while True:
@@ -662,8 +639,8 @@ class _FileScanner:
                     break
                 if not parser.at_end():
                     raise parser.error(f"unexpected {parser.peek().text!r}", "',' or '=>'")  # type: ignore[union-attr]
-                rhs_parser = Parser(toks[arrow + 1 : b], locals_ + pattern_vars, resolve,
-                                    end_position=(toks[arrow].line, toks[arrow].column))
+                rhs_parser = self.parser(toks[arrow + 1 : b], locals_ + pattern_vars, resolve,
+                                         (toks[arrow].line, toks[arrow].column))
                 if rhs_parser.at_end() or rhs_parser.at("by"):
                     rhs: T.Term = T.Hole("by")
                 else:
@@ -777,17 +754,25 @@ def _decode(data: bytes) -> tuple[str, list[tuple[int, int]]]:
 
 
 def _scan(text: str | bytes, file: str, module: str, known: Iterable[str] | None,
-          parse_terms: bool = True) -> _FileScanner:
+          parse_terms: bool = True, tokens: list[Token] | None = None,
+          notations: Iterable[Notation] = (), spans: list[tuple[int, int]] | None = None) -> _FileScanner:
     bad: list[tuple[int, int]] = []
     if isinstance(text, bytes):
         text, bad = _decode(text)
+    if tokens is None:
+        tokens = tokenize(text)
+    if spans is None:
+        spans = split_commands(tokens)
     known_set = frozenset(known) if known is not None else None
     if known_set is None:
-        header = _FileScanner(text, file, module, WELL_KNOWN_NAMES)
+        header = _FileScanner(text, file, module, WELL_KNOWN_NAMES, tokens)
         header.parse_terms = False
+        header.spans = spans
         header.run()
         known_set = WELL_KNOWN_NAMES | header.declared
-    scanner = _FileScanner(text, file, module, known_set)
+        notations = [n for n in header.notations if not n.local]
+    scanner = _FileScanner(text, file, module, known_set, tokens, notations)
+    scanner.spans = spans
     scanner.parse_terms = parse_terms
     for line, col in bad:
         scanner.diag(line, col, "invalid UTF-8 in source", "UTF-8 text")
@@ -837,7 +822,8 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
                 f"scan_project: modules {sorted(unknown)} are not in the project at {str(project.path)!r}; "
                 f"expected some of {[f.module for f in files][:20]}"
             )
-    contents: dict[str, bytes] = {}
+    contents: dict[str, tuple[bytes, list[Token], list[tuple[int, int]] | None]] = {}
+    notations: list[Notation] = []
     known: set[str] = set(WELL_KNOWN_NAMES)
     diagnostics: list[Diagnostic] = []
     for src in files:
@@ -846,15 +832,18 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
         except OSError as exc:
             diagnostics.append(Diagnostic(str(src.path), 1, 1, f"cannot read file ({exc.strerror})"))
             continue
-        contents[src.module] = data
-        known |= _scan(data, str(src.path), src.module, WELL_KNOWN_NAMES, parse_terms=False).declared
+        header = _scan(data, _relative(src.path, project.path), src.module, WELL_KNOWN_NAMES, parse_terms=False)
+        contents[src.module] = (data, header.tokens, header.spans)
+        known |= header.declared
+        notations.extend(n for n in header.notations if not n.local)
     frozen = frozenset(known)
     declarations: list[Declaration] = []
     for src in files:
         if src.module not in contents or (modules is not None and src.module not in wanted):
             continue
         rel = _relative(src.path, project.path)
-        scanner = _scan(contents[src.module], rel, src.module, frozen)
+        data, tokens, spans = contents[src.module]
+        scanner = _scan(data, rel, src.module, frozen, tokens=tokens, notations=notations, spans=spans)
         declarations.extend(scanner.declarations)
         diagnostics.extend(scanner.diagnostics)
     meta = {
@@ -868,6 +857,22 @@ def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extr
         "modules": [f.module for f in files if modules is None or f.module in wanted],
     }
     return Extraction(declarations, diagnostics, meta)
+
+
+def unknown_notation(extraction: Extraction) -> list[tuple[str, int]]:
+    """The constructs that stopped parsing, most frequent first: ``[(construct, count)]``.
+
+    Counts the error diagnostics of statements and commands that carry a ``construct`` (the
+    token or notation the parser met), so the next gap in notation coverage is visible.
+    Ties are broken by the construct's text, so the order is stable.
+    """
+    if not isinstance(extraction, Extraction):
+        raise TypeError(f"unknown_notation: extraction must be an Extraction, got {type(extraction).__name__}")
+    counts: dict[str, int] = {}
+    for diag in extraction.diagnostics:
+        if diag.severity == "error" and diag.construct:
+            counts[diag.construct] = counts.get(diag.construct, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _relative(file: Path, root: Path) -> str:

@@ -206,23 +206,40 @@ def constants(term: Term) -> frozenset[str]:
 
 def free_vars(term: Term) -> frozenset[str]:
     """The names of variables occurring free in ``term``."""
-    if isinstance(term, Var):
-        return frozenset((term.name,))
-    if isinstance(term, (Lam, Pi)):
-        result: set[str] = set()
-        bound: set[str] = set()
-        for binder in term.binders:
-            if binder.type is not None:
-                result |= free_vars(binder.type) - bound
-            bound.add(binder.name)
-        return frozenset(result | (free_vars(term.body) - bound))
-    if isinstance(term, Let):
-        head = free_vars(term.value) | (free_vars(term.type) if term.type is not None else set())
-        return frozenset(head | (free_vars(term.body) - {term.name}))
-    result = set()
-    for child in children(term):
-        result |= free_vars(child)
-    return frozenset(result)
+    out: set[str] = set()
+    _collect_free(term, frozenset(), out)
+    return frozenset(out)
+
+
+def _collect_free(term: Term, bound: frozenset[str], out: set[str]) -> None:
+    while True:
+        kind = type(term)
+        if kind is Var:
+            if term.name not in bound:
+                out.add(term.name)
+            return
+        if kind is App:
+            _collect_free(term.fn, bound, out)
+            for arg in term.args:
+                _collect_free(arg, bound, out)
+            return
+        if kind is Lam or kind is Pi:
+            for binder in term.binders:
+                if binder.type is not None:
+                    _collect_free(binder.type, bound, out)
+                bound = bound | {binder.name}
+            term = term.body
+            continue
+        if kind is Let:
+            if term.type is not None:
+                _collect_free(term.type, bound, out)
+            _collect_free(term.value, bound, out)
+            bound = bound | {term.name}
+            term = term.body
+            continue
+        for child in children(term):
+            _collect_free(child, bound, out)
+        return
 
 
 def to_json(term: Term | None) -> object:
@@ -334,3 +351,33 @@ def from_json(data: object) -> Term | None:
     if "hole" in data:
         return Hole(str(data["hole"]))
     raise ValueError(f"term JSON: unknown node with keys {sorted(data)}")
+
+
+def substitute(term: Term, mapping: dict[str, Term]) -> Term:
+    """Replace the free variables named in ``mapping`` (binders shadow; no renaming is done)."""
+    if not mapping:
+        return term
+    if isinstance(term, Var):
+        return mapping.get(term.name, term)
+    if isinstance(term, App):
+        return App(substitute(term.fn, mapping), tuple(substitute(a, mapping) for a in term.args), term.ty)
+    if isinstance(term, (Lam, Pi)):
+        inner = dict(mapping)
+        binders = []
+        for b in term.binders:
+            binders.append(Binder(b.name, None if b.type is None else substitute(b.type, inner), b.info))
+            inner.pop(b.name, None)
+        return type(term)(tuple(binders), substitute(term.body, inner))
+    if isinstance(term, Let):
+        inner = {k: v for k, v in mapping.items() if k != term.name}
+        return Let(term.name, None if term.type is None else substitute(term.type, mapping),
+                   substitute(term.value, mapping), substitute(term.body, inner))
+    if isinstance(term, Typed):
+        return Typed(substitute(term.expr, mapping), substitute(term.type, mapping))
+    if isinstance(term, Coe):
+        return Coe(substitute(term.expr, mapping))
+    if isinstance(term, Proj):
+        return Proj(substitute(term.expr, mapping), term.field)
+    if isinstance(term, Anon):
+        return Anon(tuple(substitute(a, mapping) for a in term.args))
+    return term

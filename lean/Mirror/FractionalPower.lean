@@ -33,6 +33,8 @@ machine it was written on). Proved: `skewPart_apply_swap` (by `ring`, unchecked)
 theorems are `sorry`.
 -/
 
+open scoped Matrix
+
 namespace Mirror.FractionalPower
 
 /-- The symmetric positive part `S = L Lᵀ + δ I`, elementwise
