@@ -151,6 +151,7 @@ def declarations_document(extraction: Extraction) -> dict[str, Any]:
                 "message": g.message,
                 "expected": g.expected,
                 "severity": g.severity,
+                "construct": g.construct,
             }
             for g in extraction.diagnostics
         ],
