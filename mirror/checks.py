@@ -38,6 +38,9 @@ FLOAT_TOLERANCE = 1e-9
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
 SWEEP_EXACT = 64
+#: Seconds of exact decisions per statement for draws float64 calls true but not beyond
+#: doubt; past them such draws are not counted (float64 counterexamples are still decided).
+EXACT_SECONDS = 15.0
 
 
 @dataclass
@@ -101,6 +104,7 @@ class Judge:
         self.tally = tally
         self._decided: dict[bytes, Decision] = {}
         self.last_decision: Decision | None = None
+        self.exact_seconds = 0.0
 
     def decide(self, example: dict[str, Any]) -> Decision:
         """The exact decision at ``example``, computed once per distinct example of the run
@@ -109,7 +113,9 @@ class Judge:
                         for e in self.plan["variables"])
         decision = self._decided.get(key)
         if decision is None:
+            started = time.monotonic()
             decision = decide(self.function, self.plan, example, self.bindings)
+            self.exact_seconds += time.monotonic() - started
             self._decided[key] = decision
             self.tally.exact += 1
             kind = ("mpmath at rising precision" if decision.method.startswith("mpmath")
@@ -145,6 +151,7 @@ class Judge:
         fragile = not (hyp_sure and concl_sure)
         if hyp and concl and not fragile:
             return self._pass(err)
+        exact_allowed = exact_allowed and self.exact_seconds < EXACT_SECONDS
         if fragile and not exact_allowed and not (hyp and not concl):
             tally.skipped += 1
             return SKIPPED
@@ -360,8 +367,8 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
     if tally.resolved:
         notes.append(f"{tally.resolved} float64 mismatch(es) resolved by exact decision")
     if tally.skipped:
-        notes.append(f"{tally.skipped} sweep draw(s) within float tolerance not decided exactly "
-                     "and not counted")
+        notes.append(f"{tally.skipped} draw(s) within float tolerance not decided exactly "
+                     "(exact-decision budget spent) and not counted")
     if tally.undecided:
         notes.append(f"{tally.undecided} draw(s) no precision could decide (not counted)")
     if out_of_time:

@@ -18,6 +18,7 @@ implementation is instead compared with its Lean definition within the float tol
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
@@ -30,6 +31,9 @@ from mirror.runtime import MpRuntime, OutOfDomain, Truth
 #: Precisions tried, in decimal digits, after the starting one.
 MAX_DIGITS = 1600
 START_DIGITS = 50
+#: A precision whose evaluation took longer than this (seconds) is not doubled again: the
+#: draw stays undecided rather than stall the statement (a quadrature at 200 digits …).
+DECIDE_SECONDS = 3.0
 
 HOLDS = "holds"
 FAILS = "fails"
@@ -241,6 +245,7 @@ def decide(
     previous = None
     while digits <= MAX_DIGITS:
         rt = MpRuntime(nat_domain, digits=digits, bindings=bindings)
+        started = time.monotonic()
         try:
             verdict, error = _state(function, plan, example, rt)
         except NotRational:  # only the rational runtime raises it; kept for clarity
@@ -249,6 +254,8 @@ def decide(
             if verdict == UNDECIDED:
                 break
             return Decision(verdict, f"mpmath at {digits // 2} and {digits} digits", error)
+        if time.monotonic() - started > DECIDE_SECONDS:
+            break
         previous = verdict
         digits *= 2
     return Decision(UNDECIDED, f"no stable decision up to {min(digits, MAX_DIGITS)} digits",

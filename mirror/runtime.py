@@ -738,6 +738,14 @@ class MpRuntime(NumpyRuntime):
         self.band = self.context.mpf(10) ** -(digits - 15) if tolerance is None else 0
         if self.exact_mode:
             self.tolerance = self.band  # an mpf: 10^-785 does not underflow
+        #: The largest error estimate of a quadrature in this evaluation: in exact mode a
+        #: relation cannot be decided more finely than the numbers it compares.
+        self.uncertainty = 0
+
+    @property
+    def threshold(self):
+        """The zero band of a relation in exact mode, widened by quadrature error estimates."""
+        return max(self.tolerance, 10 * self.uncertainty)
 
     def _is_zero(self, value) -> bool:
         """``value = 0`` for a junk branch: exactly, or within the zero band in exact mode."""
@@ -885,9 +893,13 @@ class MpRuntime(NumpyRuntime):
             lo_mp = ctx.mpf(a) if finite_a else -ctx.inf
             hi_mp = ctx.mpf(b) if finite_b else ctx.inf
             result, error = ctx.quad(value, [lo_mp, hi_mp], error=True)
-        # a quadrature that does not meet the comparison tolerance decides nothing
-        if not ctx.isfinite(result) or error > self.tolerance * max(1, abs(result)):
+        # a quadrature that does not converge decides nothing; in exact mode its error estimate
+        # widens the zero band of the relations that use it (rising precision shrinks both)
+        limit = 1e-12 if self.exact_mode else self.tolerance
+        if not ctx.isfinite(result) or error > limit * max(1, abs(result)):
             self.invalid[:] = True
+        elif self.exact_mode:
+            self.uncertainty = max(self.uncertainty, error)
         return np.array([result], dtype=object)
 
     def mat_pow(self, a, k):
@@ -976,7 +988,7 @@ class MpRuntime(NumpyRuntime):
             exact = False
             worst = max(worst, abs(x - y) / scale)  # norm-wise, as in NumpyRuntime.eq
         err = np.array([float(worst)])
-        ok = bool(worst <= self.tolerance)
+        ok = bool(worst <= (self.threshold if self.exact_mode else self.tolerance))
         return Truth(np.array([ok]), np.array([ok if self.exact_mode else exact]), err)
 
     def _order(self, a, b, strict: bool) -> Truth:
@@ -990,7 +1002,7 @@ class MpRuntime(NumpyRuntime):
         gap = (x - y) / scale
         if self.exact_mode:
             # a difference inside the zero band is an equality
-            exact = bool(gap < -self.tolerance) if strict else bool(gap <= self.tolerance)
+            exact = bool(gap < -self.threshold) if strict else bool(gap <= self.threshold)
             err = 0.0 if exact else float(max(gap, 0))
             return Truth(np.array([exact]), np.array([exact]), np.array([err]))
         exact = bool(x < y) if strict else bool(x <= y)
