@@ -30,14 +30,17 @@ from mirror import vocabulary as V
 from mirror.types import (
     BOOL,
     COMPLEX,
+    ENNREAL,
     INT,
     NAT,
-    NUMERIC_ORDER,
+    NNREAL,
+    PNAT,
     PROP,
     RAT,
     REAL,
     SORT,
     Ty,
+    coerces,
     fin,
     fun,
     numeric_max,
@@ -156,6 +159,17 @@ class Variable:
     implicit: bool = False
 
 
+@dataclass(frozen=True)
+class Definition:
+    """A variable the statement fixes by an equation hypothesis ``label : name = expr`` (or
+    ``expr = name``) at the variable's own type: it is computed, not drawn."""
+
+    name: str
+    symbol: sp.Symbol
+    expr: sp.Basic
+    label: str
+
+
 @dataclass
 class Statement:
     """A translated statement: variables, hypotheses and the conclusion."""
@@ -168,6 +182,10 @@ class Statement:
     #: Hypotheses as terms (the strategy planner reads them).
     hypothesis_terms: list[tuple[str, T.Term]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Variables defined by equation hypotheses, in an order that computes each from drawn or
+    #: already computed values (the planner copies bare-variable definitions, the printer
+    #: recomputes every one).
+    definitions: list[Definition] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,7 +212,9 @@ _TYPE_NAMES = {
     "Complex": COMPLEX,
     "Prop": PROP,
     "Bool": BOOL,
-    "NNReal": REAL,
+    "NNReal": NNREAL,
+    "ENNReal": ENNREAL,
+    "PNat": PNAT,
 }
 
 
@@ -213,7 +233,47 @@ FUNCTIONS: dict[str, tuple] = {
     "Real.sqrt": _real_fn(V.LeanSqrt),
     "Real.sin": _real_fn(sp.sin),
     "Real.cos": _real_fn(sp.cos),
-    "Real.tan": _real_fn(sp.tan),
+    "Real.tan": _real_fn(V.LeanTan),
+    "Real.cot": _real_fn(V.LeanCot),
+    "Real.arcsin": _real_fn(V.LeanArcsin),
+    # Real.arccos_eq_pi_div_two_sub_arcsin (by definition)
+    "Real.arccos": _real_fn(lambda x: sp.pi / 2 - V.LeanArcsin(x)),
+    # Real.log_div_log: logb b x = log x / log b (so Real.logb_zero_left, Real.logb_one_left)
+    "Real.logb": ((REAL, REAL), lambda b, x: V.LeanDiv(V.LeanLog(x), V.LeanLog(b)), REAL),
+    "Real.sign": _real_fn(sp.sign),
+    "Real.nnabs": ((REAL,), sp.Abs, NNREAL),
+    "Real.toNNReal": ((REAL,), lambda x: sp.Max(x, 0), NNREAL),
+    "NNReal.toReal": ((NNREAL,), lambda x: x, REAL),
+    "ENNReal.ofReal": ((REAL,), lambda x: sp.Max(x, 0), ENNREAL),
+    "ENNReal.ofNNReal": ((NNREAL,), lambda x: x, ENNREAL),
+    "ENNReal.toReal": ((ENNREAL,), V.ENNToReal, REAL),
+    "ENNReal.toNNReal": ((ENNREAL,), V.ENNToReal, NNREAL),
+    "Int.floor": ((REAL,), sp.floor, INT),
+    "Int.ceil": ((REAL,), sp.ceiling, INT),
+    "Int.fract": ((REAL,), lambda x: x - sp.floor(x), REAL),
+    # Nat.floor_of_nonpos / Nat.ceil: (⌈x⌉).toNat
+    "Nat.floor": ((REAL,), lambda x: sp.Max(sp.floor(x), 0), NAT),
+    "Nat.ceil": ((REAL,), lambda x: sp.Max(sp.ceiling(x), 0), NAT),
+    # round_eq: round x = ⌊x + 1 / 2⌋
+    "round": ((REAL,), lambda x: sp.floor(x + sp.Rational(1, 2)), INT),
+    "Int.sign": ((INT,), sp.sign, INT),
+    "Int.ediv": ((INT, INT), V.IntDiv, INT),
+    "Int.emod": ((INT, INT), V.NatMod, INT),
+    "Int.tdiv": ((INT, INT), V.IntTDiv, INT),
+    "Int.fdiv": ((INT, INT), V.IntFDiv, INT),
+    "Int.tmod": ((INT, INT), V.IntTMod, INT),
+    "Int.fmod": ((INT, INT), V.IntFMod, INT),
+    "Nat.factorial": ((NAT,), sp.factorial, NAT),
+    "Nat.choose": ((NAT, NAT), V.NatChoose, NAT),
+    "Nat.gcd": ((NAT, NAT), V.NatGcd, NAT),
+    "Nat.lcm": ((NAT, NAT), V.NatLcm, NAT),
+    "Nat.sqrt": ((NAT,), V.NatSqrt, NAT),
+    "Nat.log": ((NAT, NAT), V.NatLog, NAT),
+    "PNat.val": ((PNAT,), lambda n: n, NAT),
+    "PNat.natPred": ((PNAT,), lambda n: n - 1, NAT),
+    "Nat.succPNat": ((NAT,), lambda n: n + 1, PNAT),
+    # Nat.toPNat' 0 = 1 (succPNat (pred n))
+    "Nat.toPNat'": ((NAT,), lambda n: sp.Max(n, 1), PNAT),
     "Real.tanh": _real_fn(sp.tanh),
     "Real.sinh": _real_fn(sp.sinh),
     "Real.cosh": _real_fn(sp.cosh),
@@ -264,6 +324,12 @@ def _assumptions(ty: Ty | None) -> dict[str, bool]:
         return {}
     if ty.kind in ("Nat", "Fin"):
         return {"integer": True, "nonnegative": True}
+    if ty.kind == "PNat":
+        return {"integer": True, "positive": True}
+    if ty.kind == "NNReal":
+        return {"real": True, "nonnegative": True}
+    if ty.kind == "ENNReal":
+        return {"extended_nonnegative": True}
     if ty.kind == "Int":
         return {"integer": True}
     if ty.kind == "Rat":
@@ -360,7 +426,55 @@ class Translator:
                 Variable(binder.name, ty, symbol, implicit=binder.info != "default")
             )
         conclusion = self._prop(body, env)
-        return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound), hyp_terms)
+        definitions: list[Definition] = []
+        for label, hyp_term in hyp_terms:
+            found = self._definition(label, hyp_term, env, variables, definitions)
+            if found is not None:
+                definitions.append(found)
+        return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound), hyp_terms,
+                         definitions=definitions)
+
+    def _definition(self, label: str, hyp: T.Term, env: Env, variables: list[Variable],
+                    earlier: list[Definition]) -> Definition | None:
+        """``label : x = e`` (or ``e = x``) at ``x``'s own type, as a definition of ``x``.
+
+        ``x`` must be a scalar, explicit variable that no type mentions (not a dimension),
+        not defined already, absent from ``e`` and from the earlier definitions (so that
+        computing the definitions in order gives each its final value). When both sides are
+        variables, the later-declared one is defined from the earlier one."""
+        if not (isinstance(hyp, T.App) and isinstance(hyp.fn, T.Const) and hyp.fn.name == "Eq"
+                and len(hyp.args) == 2):
+            return None
+        by_name = {v.name: v for v in variables}
+        position = {v.name: i for i, v in enumerate(variables)}
+        dimensions = set()
+        for var in variables:
+            for dom in var.ty.domains() + [var.ty]:
+                if dom.kind == "Fin":
+                    dimensions |= {str(s) for s in dom.args[0].free_symbols}
+        taken = {d.name for d in earlier}
+        used = set().union(*(d.expr.free_symbols for d in earlier)) if earlier else set()
+        sides = [(t, o) for t, o in (hyp.args, hyp.args[::-1])
+                 if isinstance(t, T.Var) and t.name in by_name]
+        sides.sort(key=lambda pair: -position[pair[0].name])
+        for target_t, other_t in sides:
+            var = by_name[target_t.name]
+            if (var.implicit or var.ty.is_array or not (var.ty.is_numeric or var.ty.kind == "Fin")
+                    or var.name in dimensions or var.name in taken or var.symbol in used
+                    or env.get(var.name) is None or env[var.name].expr is not var.symbol):
+                continue
+            try:
+                ty = self._tree_type(self._leaves(hyp.args[0]) + self._leaves(hyp.args[1]), env,
+                                     None)
+                if ty != var.ty:
+                    continue
+                value = self._arith(other_t, env, ty)
+            except Untranslatable:
+                return None
+            if value.is_fn or value.expr is None or var.symbol in value.expr.free_symbols:
+                continue
+            return Definition(var.name, var.symbol, value.expr, label)
+        return None
 
     def translate_conformance(self, decl: Declaration) -> Statement:
         """``impl args = unfolded definition args`` for a bound definition, over its binders."""
@@ -439,6 +553,8 @@ class Translator:
             name = term.fn.name
             if name == "Fin" and len(term.args) == 1:
                 return fin(self._scalar(term.args[0], env, NAT))
+            if name == "ZMod" and len(term.args) == 1:
+                return _zmod(self._scalar(term.args[0], env, NAT))
             if name == "Matrix" and len(term.args) == 3:
                 return Ty(
                     "Matrix",
@@ -540,8 +656,10 @@ class Translator:
             return self._field_notation(term, (), env, expected)
         if term.field in ("val", 1, "toNat") or term.field == "1":
             value = self.elab(term.expr, env, None)
-            if value.ty is not None and value.ty.kind in ("Fin", "Nat"):
+            if value.ty is not None and value.ty.kind in ("Fin", "Nat", "PNat"):
                 return Value(value.expr, NAT)
+            if value.ty is not None and value.ty.kind == "NNReal" and term.field != "toNat":
+                return Value(value.expr, REAL)
         if term.field in ("re", "im"):
             value = self.elab(term.expr, env, COMPLEX)
             return Value(sp.re(value.expr) if term.field == "re" else sp.im(value.expr), REAL)
@@ -552,7 +670,8 @@ class Translator:
         value = self.elab(proj.expr, env, None)
         ty = value.ty
         namespace = {"Matrix": "Matrix", "Fin": "Fin", "Finset": "Finset", "Real": "Real",
-                     "Complex": "Complex", "Nat": "Nat", "Int": "Int"}.get(ty.kind if ty else "")
+                     "Complex": "Complex", "Nat": "Nat", "Int": "Int", "NNReal": "NNReal",
+                     "ENNReal": "ENNReal", "PNat": "PNat"}.get(ty.kind if ty else "")
         if namespace is None and ty is not None and ty.kind == "Fun" and ty.arity() == 2:
             namespace = "Matrix"
         if namespace is None:
@@ -970,12 +1089,16 @@ class Translator:
         if target.kind == "Fin":
             if source.kind == "Fin" or value.numeral:
                 return Value(value.expr, target)
-            return Value(value.expr, target)
-        src_kind = "Nat" if source.kind == "Fin" else source.kind
-        if src_kind in NUMERIC_ORDER and target.kind in NUMERIC_ORDER:
-            if NUMERIC_ORDER.index(src_kind) <= NUMERIC_ORDER.index(target.kind) or value.numeral:
-                return Value(value.expr, target)
+            if source.kind in ("Nat", "Int", "PNat"):
+                # Nat.cast / Int.cast into Fin n (= ZMod n) reduces modulo n
+                return Value(V.FinWrap(value.expr, target.args[0]), target)
             raise Untranslatable(f"coercion from {source} to {target}")
+        src_kind = "Nat" if source.kind == "Fin" else source.kind
+        if source.is_numeric or source.kind == "Fin":
+            if target.is_numeric and (coerces(src_kind, target.kind) or value.numeral):
+                return Value(value.expr, target)
+            if target.is_numeric:
+                raise Untranslatable(f"coercion from {source} to {target}")
         return value
 
     def _materialize(self, value: Value) -> sp.Basic:
@@ -1080,12 +1203,14 @@ class Translator:
             if kind == "inv":
                 if ty.kind == "Matrix":
                     return Value(V.LMatInv(self._as_matrix(inner)), ty)
-                if ty.kind in ("Real", "Rat", "Complex"):
+                if ty.kind in ("Real", "Rat", "Complex", "NNReal"):
                     return Value(V.LeanDiv(sp.Integer(1), inner.expr), ty)
+                if ty.kind == "ENNReal":
+                    return Value(V.ENNInv(inner.expr), ty)
                 raise Untranslatable(f"⁻¹ on {ty}")
             if ty.kind == "Matrix":
                 return Value(V.LMatNeg(self._as_matrix(inner)), ty)
-            if ty.kind in ("Nat", "Fin"):
+            if ty.kind in ("Nat", "Fin", "PNat", "NNReal", "ENNReal"):
                 raise Untranslatable(f"negation on {ty}")
             return Value(-inner.expr, ty)
         if ty.kind == "Matrix" and kind == "mul":
@@ -1106,6 +1231,14 @@ class Translator:
                 raise Untranslatable(f"matrix operation {term.fn.name}")
             return Value(table[kind](ma, mb), ty)
         x, y = a.expr, b.expr
+        if ty.kind == "ENNReal":
+            if kind not in _ENNREAL_OPS:
+                raise Untranslatable(f"{term.fn.name} on {ty}")
+            return Value(_ENNREAL_OPS[kind](x, y), ty)
+        if ty.kind == "PNat" and kind in ("div", "mod"):
+            raise Untranslatable(f"{term.fn.name} on {ty}")
+        if kind == "sub" and ty.kind in _TRUNCATED_SUB:
+            return Value(sp.Max(x - y, _TRUNCATED_SUB[ty.kind]), ty)
         if kind == "add":
             out = x + y
         elif kind == "mul":
@@ -1130,9 +1263,11 @@ class Translator:
         exponent = self._scalar(exp_t, env, exp_ty)
         if ty.kind == "Matrix":
             return Value(V.LMatPow(self._as_matrix(base), exponent), ty)
-        if exp_ty.kind in ("Nat", "Fin"):
+        if exp_ty.kind in ("Nat", "Fin", "PNat"):
             return Value(sp.Pow(base.expr, exponent), ty)
         if exp_ty.kind == "Int":
+            if ty.kind == "ENNReal":
+                raise Untranslatable("power of ℝ≥0∞ with an integer exponent")
             return Value(
                 V.LeanIte(
                     sp.Ge(exponent, 0),
@@ -1141,9 +1276,9 @@ class Translator:
                 ),
                 ty,
             )
-        if exp_ty.kind in ("Real", "Rat"):
-            if ty.kind == "Complex":
-                raise Untranslatable("complex power with a real exponent")
+        if exp_ty.kind in ("Real", "Rat", "NNReal"):
+            if ty.kind in ("Complex", "ENNReal"):
+                raise Untranslatable(f"power of {ty} with a real exponent")
             return Value(V.LeanRpow(base.expr, exponent), ty)
         raise Untranslatable(f"power with exponent of type {exp_ty}")
 
@@ -1744,6 +1879,25 @@ class _SymTerm(T.Hole):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _SymTerm) and other.symbol == self.symbol
+
+
+def _zmod(n: sp.Basic) -> Ty:
+    """``ZMod n``: ``ℤ`` for ``n = 0``, else ``Fin n`` (Mathlib's definition)."""
+    if not isinstance(n, sp.Integer):
+        raise Untranslatable(f"ZMod {n}", "only a numeral modulus is supported (ZMod 0 = ℤ)")
+    return INT if n == 0 else fin(n)
+
+
+#: ``a - b`` on the ordered carriers where it truncates (``tsub``): the floor it stops at.
+_TRUNCATED_SUB = {"NNReal": sp.Integer(0), "PNat": sp.Integer(1)}
+
+#: ``ℝ≥0∞`` arithmetic: ``⊤`` absorbs, ``0 * ⊤ = 0``, ``a / 0 = ⊤`` for ``a ≠ 0``.
+_ENNREAL_OPS: dict[str, Callable] = {
+    "add": V.ENNAdd,
+    "sub": V.ENNSub,
+    "mul": V.ENNMul,
+    "div": lambda a, b: V.ENNMul(a, V.ENNInv(b)),
+}
 
 
 def _is_arith(term: T.Term) -> bool:

@@ -10,6 +10,8 @@ exactly when the arguments are numbers.
 
 from __future__ import annotations
 
+import math
+
 import sympy as sp
 from sympy.logic.boolalg import Boolean, BooleanFunction
 
@@ -142,6 +144,293 @@ class LeanRpow(sp.Function):
             return sp.Integer(0)
         if x.is_negative:
             return sp.exp(sp.log(-x) * y) * sp.cos(y * sp.pi)
+        return None
+
+
+def _int_args(*xs) -> bool:
+    return all(isinstance(x, sp.Integer) for x in xs)
+
+
+class LeanTan(sp.Function):
+    """``Real.tan x = sin x / cos x`` (through ``Complex.tan``), so ``tan x = 0`` where
+    ``cos x = 0`` (``Real.tan_pi_div_two``)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, x):
+        c = sp.cos(x)
+        if c.is_zero:
+            return sp.Integer(0)
+        if c.is_zero is False and x.is_number:
+            return sp.tan(x)
+        return None
+
+
+class LeanCot(sp.Function):
+    """``Real.cot x = cos x / sin x``: ``cot x = 0`` where ``sin x = 0`` (``Real.cot_zero``)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, x):
+        s = sp.sin(x)
+        if s.is_zero:
+            return sp.Integer(0)
+        if s.is_zero is False and x.is_number:
+            return sp.cot(x)
+        return None
+
+
+class LeanArcsin(sp.Function):
+    """``Real.arcsin``, clamped: ``π / 2`` for ``1 ≤ x`` (``Real.arcsin_of_one_le``) and
+    ``-(π / 2)`` for ``x ≤ -1`` (``Real.arcsin_of_le_neg_one``)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, x):
+        if (x - 1).is_nonnegative:
+            return sp.pi / 2
+        if (x + 1).is_nonpositive:
+            return -sp.pi / 2
+        if (x - 1).is_negative and (x + 1).is_positive and x.is_number:
+            return sp.asin(x)
+        return None
+
+
+class NatSqrt(sp.Function):
+    """``Nat.sqrt n``: the largest ``r`` with ``r * r ≤ n``."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, n):
+        if _int_args(n) and int(n) >= 0:
+            return sp.Integer(math.isqrt(int(n)))
+        return None
+
+
+class NatLog(sp.Function):
+    """``Nat.log b n``: the largest ``k`` with ``b ^ k ≤ n``; ``0`` when ``n < b``
+    (``Nat.log_of_lt``), when ``b ≤ 1`` (``Nat.log_of_left_le_one``) and when ``n = 0``
+    (``Nat.log_zero_right``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, b, n):
+        if _int_args(b, n):
+            return sp.Integer(nat_log(int(b), int(n)))
+        if n.is_zero:
+            return sp.Integer(0)
+        return None
+
+
+def nat_log(b: int, n: int) -> int:
+    """``Nat.log b n`` on Python integers."""
+    if b <= 1:
+        return 0
+    k = 0
+    while n >= b:
+        n //= b
+        k += 1
+    return k
+
+
+class NatChoose(sp.Function):
+    """``Nat.choose n k``: ``0`` when ``n < k`` (``Nat.choose_eq_zero_of_lt``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, n, k):
+        if _int_args(n, k):
+            return sp.Integer(math.comb(int(n), int(k)))
+        if k.is_zero:
+            return sp.Integer(1)
+        return None
+
+
+class NatGcd(sp.Function):
+    """``Nat.gcd`` (``Nat.gcd 0 n = n``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _int_args(a, b):
+            return sp.Integer(math.gcd(int(a), int(b)))
+        return None
+
+
+class NatLcm(sp.Function):
+    """``Nat.lcm`` (``Nat.lcm 0 n = 0``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _int_args(a, b):
+            return sp.Integer(math.lcm(int(a), int(b)))
+        return None
+
+
+def int_tdiv(a: int, b: int) -> int:
+    """``Int.tdiv``: rounds toward zero; ``Int.tdiv_zero``: ``a.tdiv 0 = 0``."""
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def int_fdiv(a: int, b: int) -> int:
+    """``Int.fdiv``: rounds toward −∞; ``Int.fdiv_zero``: ``a.fdiv 0 = 0``."""
+    return 0 if b == 0 else a // b
+
+
+class IntTDiv(sp.Function):
+    """``Int.tdiv`` (T-rounding), ``x.tdiv 0 = 0``."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if b.is_zero:
+            return sp.Integer(0)
+        if _int_args(a, b):
+            return sp.Integer(int_tdiv(int(a), int(b)))
+        return None
+
+
+class IntFDiv(sp.Function):
+    """``Int.fdiv`` (floor rounding), ``x.fdiv 0 = 0``."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if b.is_zero:
+            return sp.Integer(0)
+        if _int_args(a, b):
+            return sp.Integer(int_fdiv(int(a), int(b)))
+        return None
+
+
+class IntTMod(sp.Function):
+    """``Int.tmod a b = a - b * a.tdiv b`` (sign of ``a``); ``Int.tmod_zero``: ``a.tmod 0 = a``."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if b.is_zero:
+            return a
+        if _int_args(a, b):
+            return sp.Integer(int(a) - int(b) * int_tdiv(int(a), int(b)))
+        return None
+
+
+class IntFMod(sp.Function):
+    """``Int.fmod a b = a - b * a.fdiv b`` (sign of ``b``); ``Int.fmod_zero``: ``a.fmod 0 = a``."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if b.is_zero:
+            return a
+        if _int_args(a, b):
+            return sp.Integer(int(a) - int(b) * int_fdiv(int(a), int(b)))
+        return None
+
+
+def _is_top(x) -> bool:
+    return x is sp.oo
+
+
+class ENNSub(sp.Function):
+    """``ℝ≥0∞`` subtraction, truncated: ``a - b = 0`` for ``a ≤ b``, ``⊤ - b = ⊤`` for
+    ``b ≠ ⊤`` and ``⊤ - ⊤ = 0`` (``ENNReal.top_sub_top``… via ``tsub_self``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _is_top(b):
+            return sp.Integer(0)
+        if _is_top(a) and b.is_finite:
+            return sp.oo
+        if b.is_zero:
+            return a
+        if a.is_finite and b.is_finite:
+            return sp.Max(a - b, 0)
+        return None
+
+
+class ENNMul(sp.Function):
+    """``ℝ≥0∞`` product: ``0 * ⊤ = 0`` (``zero_mul``), ``a * ⊤ = ⊤`` for ``a ≠ 0``
+    (``ENNReal.mul_top``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if a.is_zero or b.is_zero:
+            return sp.Integer(0)
+        if _is_top(a) or _is_top(b):
+            other = b if _is_top(a) else a
+            if other.is_zero is False:
+                return sp.oo
+            return None
+        if a.is_finite and b.is_finite:
+            return a * b
+        return None
+
+
+class ENNInv(sp.Function):
+    """``ℝ≥0∞`` inverse: ``0⁻¹ = ⊤`` (``ENNReal.inv_zero``), ``⊤⁻¹ = 0``
+    (``ENNReal.inv_top``); ``a / b = a * b⁻¹`` (``ENNReal.div_zero``: ``a / 0 = ⊤`` for
+    ``a ≠ 0``)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, a):
+        if a.is_zero:
+            return sp.oo
+        if _is_top(a):
+            return sp.Integer(0)
+        if a.is_finite and a.is_zero is False:
+            return 1 / a
+        return None
+
+
+class ENNAdd(sp.Function):
+    """``ℝ≥0∞`` sum: ``⊤ + a = ⊤`` (``top_add``)."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _is_top(a) or _is_top(b):
+            return sp.oo
+        if a.is_finite and b.is_finite:
+            return a + b
+        return None
+
+
+class ENNToReal(sp.Function):
+    """``ENNReal.toReal``: ``⊤.toReal = 0`` (``ENNReal.top_toReal``)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, a):
+        if _is_top(a):
+            return sp.Integer(0)
+        if a.is_finite:
+            return a
         return None
 
 
@@ -417,6 +706,8 @@ __all__ = [
         "LeanDiv NatDiv IntDiv NatMod NatSub LeanLog LeanSqrt LeanRpow LeanIte FinSum FinProd "
         "LMatSum FinAll FinExists PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
         "LMatInv LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
-        "LMatOf ArrayEq Holds LeanIntegral PosDef LMatDet"
+        "LMatOf ArrayEq Holds LeanIntegral PosDef LMatDet LeanTan LeanCot LeanArcsin NatSqrt "
+        "NatLog NatChoose NatGcd NatLcm IntTDiv IntFDiv IntTMod IntFMod ENNSub ENNMul ENNInv "
+        "ENNAdd ENNToReal"
     ).split()
 ]
