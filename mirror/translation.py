@@ -660,6 +660,8 @@ class Translator:
                 return Value(value.expr, NAT)
             if value.ty is not None and value.ty.kind == "NNReal" and term.field != "toNat":
                 return Value(value.expr, REAL)
+            if value.ty is not None and value.ty.kind == "Int" and term.field == "toNat":
+                return self._call_table("Int.toNat", [value], None)
         if term.field in ("re", "im"):
             value = self.elab(term.expr, env, COMPLEX)
             return Value(sp.re(value.expr) if term.field == "re" else sp.im(value.expr), REAL)
