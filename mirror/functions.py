@@ -35,20 +35,21 @@ def _int_map(fn: Callable, *xs) -> np.ndarray:
 class NumpyFunctions:
     """Batched float64/int64 versions (a mixin of ``NumpyRuntime``)."""
 
+    def _ratio(self, x, num: Callable, den: Callable):
+        """``num x / den x`` with ``x / 0 = 0``."""
+        x = np.asarray(x, dtype=float)
+        with np.errstate(all="ignore"):
+            d = den(x)
+            return np.where(d == 0, 0.0, num(x) / np.where(d == 0, 1.0, d))
+
     def real_tan(self, x):
         """``Real.tan x = sin x / cos x`` with ``x / 0 = 0`` (``Real.tan_pi_div_two`` holds
         where float ``cos`` is exactly ``0``)."""
-        x = np.asarray(x, dtype=float)
-        with np.errstate(all="ignore"):
-            c = np.cos(x)
-            return np.where(c == 0, 0.0, np.sin(x) / np.where(c == 0, 1.0, c))
+        return self._ratio(x, np.sin, np.cos)
 
     def real_cot(self, x):
         """``Real.cot x = cos x / sin x``; ``Real.cot_zero``: ``cot 0 = 0``."""
-        x = np.asarray(x, dtype=float)
-        with np.errstate(all="ignore"):
-            s = np.sin(x)
-            return np.where(s == 0, 0.0, np.cos(x) / np.where(s == 0, 1.0, s))
+        return self._ratio(x, np.cos, np.sin)
 
     def arcsin(self, x):
         """``Real.arcsin``, clamped to ``[-1, 1]`` (``Real.arcsin_of_one_le``,
@@ -188,27 +189,21 @@ class MpFunctions:
             return self.context.mpf(int(v))
         return v
 
-    def real_tan(self, x):
+    def _ratio(self, x, num: str, den: str):
         ctx = self.context
 
         def one(v):
             v = self._mp(v)
-            c = ctx.cos(v)
-            return ctx.mpf(0) if c == 0 else ctx.sin(v) / c
+            d = getattr(ctx, den)(v)
+            return ctx.mpf(0) if d == 0 else getattr(ctx, num)(v) / d
 
         return self._each(one, x)
+
+    def real_tan(self, x):
+        return self._ratio(x, "sin", "cos")
 
     def real_cot(self, x):
-        ctx = self.context
-
-        def one(v):
-            if v == 0:
-                return ctx.mpf(0)
-            v = self._mp(v)
-            s = ctx.sin(v)
-            return ctx.mpf(0) if s == 0 else ctx.cos(v) / s
-
-        return self._each(one, x)
+        return self._ratio(x, "cos", "sin")
 
     def arcsin(self, x):
         ctx = self.context

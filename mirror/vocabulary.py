@@ -11,6 +11,7 @@ exactly when the arguments are numbers.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import sympy as sp
 from sympy.logic.boolalg import Boolean, BooleanFunction
@@ -151,35 +152,37 @@ def _int_args(*xs) -> bool:
     return all(isinstance(x, sp.Integer) for x in xs)
 
 
-class LeanTan(sp.Function):
+class _TrigRatio(sp.Function):
+    """``num x / den x`` through ``Complex`` division: ``0`` where ``den x = 0``; sympy's own
+    function (``_folded``) once ``den x ≠ 0`` is known for a number."""
+
+    nargs = 1
+    _den: Callable[[sp.Basic], sp.Basic]
+    _folded: Callable[[sp.Basic], sp.Basic]
+
+    @classmethod
+    def eval(cls, x):
+        d = cls._den(x)
+        if d.is_zero:
+            return sp.Integer(0)
+        if d.is_zero is False and x.is_number:
+            return cls._folded(x)
+        return None
+
+
+class LeanTan(_TrigRatio):
     """``Real.tan x = sin x / cos x`` (through ``Complex.tan``), so ``tan x = 0`` where
     ``cos x = 0`` (``Real.tan_pi_div_two``)."""
 
-    nargs = 1
-
-    @classmethod
-    def eval(cls, x):
-        c = sp.cos(x)
-        if c.is_zero:
-            return sp.Integer(0)
-        if c.is_zero is False and x.is_number:
-            return sp.tan(x)
-        return None
+    _den = staticmethod(sp.cos)
+    _folded = staticmethod(sp.tan)
 
 
-class LeanCot(sp.Function):
+class LeanCot(_TrigRatio):
     """``Real.cot x = cos x / sin x``: ``cot x = 0`` where ``sin x = 0`` (``Real.cot_zero``)."""
 
-    nargs = 1
-
-    @classmethod
-    def eval(cls, x):
-        s = sp.sin(x)
-        if s.is_zero:
-            return sp.Integer(0)
-        if s.is_zero is False and x.is_number:
-            return sp.cot(x)
-        return None
+    _den = staticmethod(sp.sin)
+    _folded = staticmethod(sp.cot)
 
 
 class LeanArcsin(sp.Function):
@@ -211,19 +214,20 @@ class NatSqrt(sp.Function):
         return None
 
 
-class NatLog(sp.Function):
-    """``Nat.log b n``: the largest ``k`` with ``b ^ k ≤ n``; ``0`` when ``n < b``
-    (``Nat.log_of_lt``), when ``b ≤ 1`` (``Nat.log_of_left_le_one``) and when ``n = 0``
-    (``Nat.log_zero_right``)."""
+class _IntBinary(sp.Function):
+    """A function of two integers, computed exactly on numerals (``_exact``); ``_on_zero`` is
+    its value when the second argument is known to be ``0`` (a function of the first)."""
 
     nargs = 2
+    _exact: Callable[[int, int], int]
+    _on_zero: Callable[[sp.Basic], sp.Basic] | None = None
 
     @classmethod
-    def eval(cls, b, n):
-        if _int_args(b, n):
-            return sp.Integer(nat_log(int(b), int(n)))
-        if n.is_zero:
-            return sp.Integer(0)
+    def eval(cls, a, b):
+        if cls._on_zero is not None and b.is_zero:
+            return cls._on_zero(a)
+        if _int_args(a, b):
+            return sp.Integer(cls._exact(int(a), int(b)))
         return None
 
 
@@ -236,44 +240,6 @@ def nat_log(b: int, n: int) -> int:
         n //= b
         k += 1
     return k
-
-
-class NatChoose(sp.Function):
-    """``Nat.choose n k``: ``0`` when ``n < k`` (``Nat.choose_eq_zero_of_lt``)."""
-
-    nargs = 2
-
-    @classmethod
-    def eval(cls, n, k):
-        if _int_args(n, k):
-            return sp.Integer(math.comb(int(n), int(k)))
-        if k.is_zero:
-            return sp.Integer(1)
-        return None
-
-
-class NatGcd(sp.Function):
-    """``Nat.gcd`` (``Nat.gcd 0 n = n``)."""
-
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a, b):
-        if _int_args(a, b):
-            return sp.Integer(math.gcd(int(a), int(b)))
-        return None
-
-
-class NatLcm(sp.Function):
-    """``Nat.lcm`` (``Nat.lcm 0 n = 0``)."""
-
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a, b):
-        if _int_args(a, b):
-            return sp.Integer(math.lcm(int(a), int(b)))
-        return None
 
 
 def int_tdiv(a: int, b: int) -> int:
@@ -289,60 +255,71 @@ def int_fdiv(a: int, b: int) -> int:
     return 0 if b == 0 else a // b
 
 
-class IntTDiv(sp.Function):
+def _zero(_: sp.Basic) -> sp.Basic:
+    return sp.Integer(0)
+
+
+def _same(a: sp.Basic) -> sp.Basic:
+    return a
+
+
+class NatLog(_IntBinary):
+    """``Nat.log b n``: the largest ``k`` with ``b ^ k ≤ n``; ``0`` when ``n < b``
+    (``Nat.log_of_lt``), when ``b ≤ 1`` (``Nat.log_of_left_le_one``) and when ``n = 0``
+    (``Nat.log_zero_right``)."""
+
+    _exact = staticmethod(nat_log)
+    _on_zero = staticmethod(_zero)
+
+
+class NatChoose(_IntBinary):
+    """``Nat.choose n k``: ``0`` when ``n < k`` (``Nat.choose_eq_zero_of_lt``);
+    ``Nat.choose_zero_right``: ``n.choose 0 = 1``."""
+
+    _exact = staticmethod(math.comb)
+    _on_zero = staticmethod(lambda n: sp.Integer(1))
+
+
+class NatGcd(_IntBinary):
+    """``Nat.gcd`` (``Nat.gcd_zero_right``: ``gcd n 0 = n``)."""
+
+    _exact = staticmethod(math.gcd)
+    _on_zero = staticmethod(_same)
+
+
+class NatLcm(_IntBinary):
+    """``Nat.lcm`` (``Nat.lcm_zero_right``: ``lcm n 0 = 0``)."""
+
+    _exact = staticmethod(math.lcm)
+    _on_zero = staticmethod(_zero)
+
+
+class IntTDiv(_IntBinary):
     """``Int.tdiv`` (T-rounding), ``x.tdiv 0 = 0``."""
 
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a, b):
-        if b.is_zero:
-            return sp.Integer(0)
-        if _int_args(a, b):
-            return sp.Integer(int_tdiv(int(a), int(b)))
-        return None
+    _exact = staticmethod(int_tdiv)
+    _on_zero = staticmethod(_zero)
 
 
-class IntFDiv(sp.Function):
+class IntFDiv(_IntBinary):
     """``Int.fdiv`` (floor rounding), ``x.fdiv 0 = 0``."""
 
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a, b):
-        if b.is_zero:
-            return sp.Integer(0)
-        if _int_args(a, b):
-            return sp.Integer(int_fdiv(int(a), int(b)))
-        return None
+    _exact = staticmethod(int_fdiv)
+    _on_zero = staticmethod(_zero)
 
 
-class IntTMod(sp.Function):
+class IntTMod(_IntBinary):
     """``Int.tmod a b = a - b * a.tdiv b`` (sign of ``a``); ``Int.tmod_zero``: ``a.tmod 0 = a``."""
 
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a, b):
-        if b.is_zero:
-            return a
-        if _int_args(a, b):
-            return sp.Integer(int(a) - int(b) * int_tdiv(int(a), int(b)))
-        return None
+    _exact = staticmethod(lambda a, b: a - b * int_tdiv(a, b))
+    _on_zero = staticmethod(_same)
 
 
-class IntFMod(sp.Function):
+class IntFMod(_IntBinary):
     """``Int.fmod a b = a - b * a.fdiv b`` (sign of ``b``); ``Int.fmod_zero``: ``a.fmod 0 = a``."""
 
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a, b):
-        if b.is_zero:
-            return a
-        if _int_args(a, b):
-            return sp.Integer(int(a) - int(b) * int_fdiv(int(a), int(b)))
-        return None
+    _exact = staticmethod(lambda a, b: a - b * int_fdiv(a, b))
+    _on_zero = staticmethod(_same)
 
 
 def _is_top(x) -> bool:
