@@ -217,21 +217,34 @@ def _propagate(entries: dict, order: list[str]) -> None:
 _FLIP = {"LT.lt": "GT.gt", "LE.le": "GE.ge", "GT.gt": "LT.lt", "GE.ge": "LE.le"}
 
 
+#: Casts that keep the value (the planner reads through them; the hypothesis itself is still
+#: evaluated on every draw, so a cast that does change a value only costs rejected draws).
+_VALUE_CASTS = ("Fin.val", "Nat.cast", "Int.cast", "Int.ofNat", "NNReal.toReal", "PNat.val")
+
+
+def _strip_casts(term: T.Term) -> T.Term:
+    """``term`` without the coercions, type ascriptions and ``.val`` around it."""
+    while True:
+        if isinstance(term, (T.Typed, T.Coe)):
+            term = term.expr
+        elif isinstance(term, T.Proj) and term.field in ("val", 1):
+            term = term.expr
+        elif (isinstance(term, T.App) and isinstance(term.fn, T.Const) and len(term.args) == 1
+              and term.fn.name in _VALUE_CASTS):
+            term = term.args[0]
+        else:
+            return term
+
+
 def _linear(term: T.Term) -> tuple[str | None, float] | None:
     """``x``, ``c``, ``x + c``, ``x - c`` as ``(var or None, offset)``."""
+    term = _strip_casts(term)
     if isinstance(term, T.Var):
         return term.name, 0
     if isinstance(term, T.Lit) and isinstance(term.value, int):
         return None, term.value
     if isinstance(term, T.Lit):
         return None, float(term.value)
-    if isinstance(term, (T.Typed, T.Coe)):
-        return _linear(term.expr)
-    if isinstance(term, T.Proj) and term.field in ("val", 1):
-        return _linear(term.expr)
-    if (isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in (
-            "Fin.val", "Nat.cast", "Int.cast", "Int.ofNat") and len(term.args) == 1):
-        return _linear(term.args[0])
     if isinstance(term, T.App) and isinstance(term.fn, T.Const):
         name = term.fn.name
         if name == "Neg.neg" and isinstance(term.args[0], T.Lit):
@@ -345,18 +358,8 @@ def _scaled_var(term: T.Term, entries: dict) -> tuple[str | None, dict | None]:
 
 
 def _bare_var(term: T.Term) -> str | None:
-    while True:
-        if isinstance(term, T.Var):
-            return term.name
-        if isinstance(term, (T.Typed, T.Coe)):
-            term = term.expr
-        elif isinstance(term, T.Proj) and term.field in ("val", 1):
-            term = term.expr
-        elif (isinstance(term, T.App) and isinstance(term.fn, T.Const) and len(term.args) == 1
-              and term.fn.name in ("Fin.val", "Nat.cast", "Int.cast", "Int.ofNat")):
-            term = term.args[0]
-        else:
-            return None
+    term = _strip_casts(term)
+    return term.name if isinstance(term, T.Var) else None
 
 
 _INTEGER_KINDS = ("nat", "int", "fin")

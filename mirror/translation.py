@@ -455,7 +455,7 @@ class Translator:
         taken = {d.name for d in earlier}
         used = set().union(*(d.expr.free_symbols for d in earlier)) if earlier else set()
         sides = [(t, o) for t, o in (hyp.args, hyp.args[::-1])
-                 if isinstance(t, T.Var) and t.name in by_name]
+                 if isinstance(t, (T.Var, T.Const)) and t.name in by_name]
         sides.sort(key=lambda pair: -position[pair[0].name])
         for target_t, other_t in sides:
             var = by_name[target_t.name]
@@ -464,8 +464,7 @@ class Translator:
                     or env.get(var.name) is None or env[var.name].expr is not var.symbol):
                 continue
             try:
-                ty = self._tree_type(self._leaves(hyp.args[0]) + self._leaves(hyp.args[1]), env,
-                                     None)
+                ty = self._relation_type(hyp, env)
                 if ty != var.ty:
                     continue
                 value = self._arith(other_t, env, ty)
@@ -1300,8 +1299,7 @@ class Translator:
         if name in ("GT.gt", "GE.ge"):
             lhs_t, rhs_t = rhs_t, lhs_t
             name = "LT.lt" if name == "GT.gt" else "LE.le"
-        annotated = self._try_type(term.ty, env) if term.ty is not None else None
-        ty = annotated or self._tree_type(self._leaves(lhs_t) + self._leaves(rhs_t), env, None)
+        ty = self._relation_type(term, env)
         if ty.kind == "Prop":
             lhs, rhs = self._prop(lhs_t, env), self._prop(rhs_t, env)
             return sp.Equivalent(lhs, rhs) if name == "Eq" else sp.Not(sp.Equivalent(lhs, rhs))
@@ -1324,6 +1322,12 @@ class Translator:
         if name == "LT.lt":
             return sp.Lt(a, b)
         return sp.Le(a, b)
+
+    def _relation_type(self, term: T.App, env: Env) -> Ty:
+        """The type both sides of a relation are elaborated at (``binrel%``)."""
+        annotated = self._try_type(term.ty, env) if term.ty is not None else None
+        return annotated or self._tree_type(
+            self._leaves(term.args[0]) + self._leaves(term.args[1]), env, None)
 
     def _equal_values(self, lhs: Value, rhs: Value) -> sp.Basic:
         if not lhs.is_fn and not rhs.is_fn:
@@ -1658,6 +1662,23 @@ class Translator:
 
     _special_Max_max = _special_max
     _special_Min_min = _special_min
+
+    def _special_Top_top(self, args, env, expected) -> Value:
+        """``⊤``: only in ``ℝ≥0∞`` (``∞``), where it is ``sympy.oo``."""
+        if expected is None or expected.kind != "ENNReal" or args:
+            raise Untranslatable("⊤ outside ℝ≥0∞")
+        return Value(sp.oo, ENNREAL)
+
+    def _special_ZMod_val(self, args, env, expected) -> Value:
+        """``ZMod.val``: the representative in ``[0, n)``; on ``ZMod 0 = ℤ`` it is ``natAbs``."""
+        if len(args) != 1:
+            raise Untranslatable("ZMod.val with other than one argument")
+        value = self.elab(args[0], env, None)
+        if value.ty is not None and value.ty.kind == "Fin":
+            return Value(value.expr, NAT)
+        if value.ty is not None and value.ty.kind == "Int":
+            return Value(sp.Abs(value.expr), NAT)
+        raise Untranslatable(f"ZMod.val of a value of type {value.ty}")
 
     def _special_abs(self, args, env, expected) -> Value:
         ty = self._tree_type([args[0]], env, expected)

@@ -156,3 +156,35 @@ def test_ennreal_draws_include_top_in_hypothesis_examples():
 
     collect()
     assert any(math.isinf(v) for v in seen) and any(math.isfinite(v) for v in seen)
+
+
+def test_top_is_infinity_only_in_ennreal():
+    """``ENNReal.top_sub``-style statements reach the translator as ``Top.top`` (the exporter
+    spelling; the source scanner does not parse ``⊤``/``∞``)."""
+    from dataclasses import replace
+
+    import sympy as sp
+
+    from bridge import term as T
+
+    base = theorem("a - b = 0", "a : ENNReal")
+    top = T.Const("Top.top")
+    sub = T.App(T.Const("HSub.hSub"), (T.Var("a"), top))
+    decl = replace(base, type=T.App(T.Const("Eq"), (sub, T.Lit(0))))
+    statement = Translator({}).translate_statement(decl)
+    assert statement.conclusion is sp.true  # a - ⊤ = 0 (tsub_eq_zero_of_le, le_top)
+    real = replace(theorem("x = x", "x : ℝ"), type=T.App(T.Const("Eq"), (T.Var("x"), top)))
+    with pytest.raises(Untranslatable, match="⊤"):
+        Translator({}).translate_statement(real)
+
+
+def test_zmod_val_is_the_representative():
+    conclusion = Translator({}).translate_statement(
+        theorem("ZMod.val (a + 4) = (a.val + 4) % 5", "a : ZMod 5")).conclusion
+    import sympy as sp
+
+    (a,) = conclusion.free_symbols
+    for value in range(5):
+        assert conclusion.subs(a, value) is sp.true
+    zero = Translator({}).translate_statement(theorem("ZMod.val a = 3", "a : ZMod 0")).conclusion
+    assert zero.subs(list(zero.free_symbols)[0], -3) is sp.true  # ZMod 0 = ℤ: val = natAbs
