@@ -142,7 +142,7 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
     defined = {d.label: d for d in statement.definitions}
     for label, hyp in statement.hypothesis_terms:
         if label in defined:
-            _define(defined[label], statement, entries, order)
+            _define(defined[label], hyp, statement, entries, order)
             constructive.append(label)
         elif _constrain(hyp, entries, order):
             constructive.append(label)
@@ -163,16 +163,28 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
     }
 
 
-def _define(definition, statement: Statement, entries: dict, order: list[str]) -> None:
-    """A variable the translator found defined by a hypothesis: the property recomputes it;
-    the draw copies it when the definition is another, earlier drawn variable (so that the
-    example shown is the one evaluated)."""
+def _define(definition, hyp: T.Term, statement: Statement, entries: dict,
+            order: list[str]) -> None:
+    """A variable the translator found defined by a hypothesis: the property recomputes it.
+
+    The draw copies it when the definition is another, earlier drawn variable, or computes
+    it from a bound tree over earlier variables where one reads the other side (so that the
+    example shown is the one evaluated, up to float rounding of a real tree)."""
     entry = entries[definition.name]
     entry["defined_by"] = definition.label
     source = next((v.name for v in statement.variables if v.symbol == definition.expr), None)
     if (source is not None and entries[source]["kind"] == entry["kind"]
             and order.index(source) < order.index(definition.name)):
         entry["copy"] = source
+        return
+    sides = [b for a, b in (hyp.args, hyp.args[::-1]) if _bare_var(a) == definition.name]
+    tree = _tree(sides[0], entries) if sides else None
+    if tree is None or any(order.index(v) >= order.index(definition.name)
+                           for v in _tree_vars(tree)):
+        return
+    if entry["kind"] in _INTEGER_KINDS and not _integral_consts(tree):
+        return
+    entry["value"] = tree
 
 
 def _propagate(entries: dict, order: list[str]) -> None:
@@ -381,7 +393,8 @@ def _tree(term: T.Term, entries: dict) -> dict | None:
     if name == "Neg.neg" and len(term.args) == 1:
         inner = _tree(term.args[0], entries)
         return None if inner is None else {"op": "sub", "args": [{"const": 0}, inner]}
-    ops = {"HAdd.hAdd": "add", "HMul.hMul": "mul", "HSub.hSub": "sub", "HDiv.hDiv": "div"}
+    ops = {"HAdd.hAdd": "add", "HMul.hMul": "mul", "HSub.hSub": "sub", "HDiv.hDiv": "div",
+           "HPow.hPow": "rpow"}
     if name not in ops or len(term.args) != 2:
         return None
     args = [_tree(a, entries) for a in term.args]
@@ -396,6 +409,8 @@ def _tree(term: T.Term, entries: dict) -> dict | None:
             else "sub"
     if integral and op == "div":
         op = "int_div"
+    if integral and op == "rpow":
+        op = "pow"
     return {"op": op, "args": args}
 
 
@@ -462,6 +477,13 @@ def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
         return np.maximum(np.asarray(a) - np.asarray(b), 0)
     if op == "mul":
         return a * b
+    if op == "pow":  # ℕ exponent on integers
+        return np.asarray(a, dtype=np.int64) ** np.asarray(b, dtype=np.int64)
+    if op == "rpow":
+        # Real.rpow with its junk values; on integer exponents it is also Monoid.npow/zpow
+        from mirror.runtime import NumpyRuntime
+
+        return NumpyRuntime(1, 1).rpow(a, b)
     b_arr = np.asarray(b)
     if op in ("pos_floordiv", "pos_ceildiv"):
         positive = b_arr > 0
@@ -743,6 +765,9 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
     kind = entry["kind"]
     if "copy" in entry:
         return st.just(values[entry["copy"]])
+    if "value" in entry:
+        value = evaluate_tree(entry["value"], values)
+        return st.just(value.item() if isinstance(value, np.generic | np.ndarray) else value)
     if "choices" in entry:
         return st.sampled_from(entry["choices"])
     if kind in ("nat", "fin"):
@@ -864,6 +889,10 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
         name = entry["name"]
         if "copy" in entry:
             values[name] = np.array(values[entry["copy"]], copy=True)
+            continue
+        if "value" in entry:
+            values[name] = np.zeros(batch, dtype=float if kind == "real" else np.int64) + \
+                evaluate_tree(entry["value"], values)
             continue
         if "choices" in entry:
             values[name] = rng.choice(np.asarray(entry["choices"]), size=batch)

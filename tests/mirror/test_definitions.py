@@ -136,3 +136,29 @@ def test_mixed_types_define_the_variable_of_the_equation_type():
     statement = _statement("(h : (n : ℝ) = x) → x = n", "n : ℕ; x : ℝ")
     assert [(d.name, d.expr) for d in statement.definitions] == [
         ("x", sp.Symbol("n", integer=True, nonnegative=True))]
+
+
+def test_a_defined_variable_is_drawn_as_its_value_where_a_tree_reads_it():
+    """``(h : y = x - 3)`` over ℕ: the example shows the ``y`` the property computes
+    (truncated subtraction, so ``y = 0`` for ``x < 3``)."""
+    plan = plan_statement(_statement("(h : y = x - 3) → y + 3 = x", "x y : ℕ"))
+
+    @settings(max_examples=60, database=None)
+    @given(examples(plan))
+    def scalar(example):
+        assert example["y"] == max(example["x"] - 3, 0)
+
+    scalar()
+    batch = sample_batch(plan, np.random.default_rng(2), 64)
+    np.testing.assert_array_equal(batch["y"], np.maximum(batch["x"] - 3, 0))
+
+
+def test_a_power_definition_is_drawn_with_lean_rpow():
+    """``(h2 : a ^ b = c)``: ``c`` is drawn as ``Real.rpow a b`` (``Real.rpow_zero``:
+    ``0 ^ 0 = 1``), the value the property computes."""
+    from mirror.runtime import NumpyRuntime
+
+    plan = plan_statement(_statement("(h2 : a ^ b = c) → c = c", "a b c : ℝ"))
+    batch = sample_batch(plan, np.random.default_rng(3), 256)
+    expected = NumpyRuntime(256, 4).rpow(batch["a"], batch["b"])
+    np.testing.assert_array_equal(batch["c"], expected)
