@@ -6,8 +6,8 @@ truncates while ``(i - j : ℝ)`` does not), then emits the :mod:`mirror.vocabul
 keeps Lean's meaning (``LeanDiv`` for ``x / 0 = 0``, ``NatSub`` for truncation, …).
 
 It is strict and table-driven: one ``_elab_<Node>`` method per AST node kind, one table of
-Lean constants (:data:`FUNCTIONS` for plain functions with fixed argument types, and
-``_special_<name>`` methods for binders and big operators). An unknown constant raises
+Lean constants (:data:`mirror.vocabulary.FUNCTIONS` for plain functions with fixed argument
+types, and ``_special_<name>`` methods for binders and big operators). An unknown constant raises
 :class:`UnknownConstant`, which the report shows as ``untranslatable`` with the name.
 
 The project's own definitions are unfolded where they are used (non-recursive bodies, and
@@ -27,6 +27,7 @@ from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.errors import LeanMirrorError
 from mirror import vocabulary as V
+from mirror.vocabulary import CONSTANTS, FUNCTIONS
 from mirror.types import (
     BOOL,
     COMPLEX,
@@ -64,8 +65,8 @@ class UnknownConstant(Untranslatable):
     def __init__(self, name: str) -> None:
         super().__init__(
             f"constant {name}",
-            "it is not in mirror.translation's table and the project does not define it; "
-            "add it to FUNCTIONS or bind an implementation",
+            "it is not in mirror.vocabulary.FUNCTIONS and the project does not define it; "
+            "add it there or bind an implementation",
         )
         self.name = name
 
@@ -215,99 +216,6 @@ _TYPE_NAMES = {
     "NNReal": NNREAL,
     "ENNReal": ENNREAL,
     "PNat": PNAT,
-}
-
-
-def _real_fn(fn: Callable) -> tuple:
-    return ((REAL,), fn, REAL)
-
-
-def _complex_fn(fn: Callable) -> tuple:
-    return ((COMPLEX,), fn, COMPLEX)
-
-
-#: Plain functions: Lean name → (parameter types, sympy builder, result type).
-FUNCTIONS: dict[str, tuple] = {
-    "Real.exp": _real_fn(sp.exp),
-    "Real.log": _real_fn(V.LeanLog),
-    "Real.sqrt": _real_fn(V.LeanSqrt),
-    "Real.sin": _real_fn(sp.sin),
-    "Real.cos": _real_fn(sp.cos),
-    "Real.tan": _real_fn(V.LeanTan),
-    "Real.cot": _real_fn(V.LeanCot),
-    "Real.arcsin": _real_fn(V.LeanArcsin),
-    # Real.arccos_eq_pi_div_two_sub_arcsin (by definition)
-    "Real.arccos": _real_fn(lambda x: sp.pi / 2 - V.LeanArcsin(x)),
-    # Real.log_div_log: logb b x = log x / log b (so Real.logb_zero_left, Real.logb_one_left)
-    "Real.logb": ((REAL, REAL), lambda b, x: V.LeanDiv(V.LeanLog(x), V.LeanLog(b)), REAL),
-    "Real.sign": _real_fn(sp.sign),
-    "Real.nnabs": ((REAL,), sp.Abs, NNREAL),
-    "Real.toNNReal": ((REAL,), lambda x: sp.Max(x, 0), NNREAL),
-    "NNReal.toReal": ((NNREAL,), lambda x: x, REAL),
-    "ENNReal.ofReal": ((REAL,), lambda x: sp.Max(x, 0), ENNREAL),
-    "ENNReal.ofNNReal": ((NNREAL,), lambda x: x, ENNREAL),
-    "ENNReal.toReal": ((ENNREAL,), V.ENNToReal, REAL),
-    "ENNReal.toNNReal": ((ENNREAL,), V.ENNToReal, NNREAL),
-    "Int.floor": ((REAL,), sp.floor, INT),
-    "Int.ceil": ((REAL,), sp.ceiling, INT),
-    "Int.fract": ((REAL,), lambda x: x - sp.floor(x), REAL),
-    # Nat.floor_of_nonpos / Nat.ceil: (⌈x⌉).toNat
-    "Nat.floor": ((REAL,), lambda x: sp.Max(sp.floor(x), 0), NAT),
-    "Nat.ceil": ((REAL,), lambda x: sp.Max(sp.ceiling(x), 0), NAT),
-    # round_eq: round x = ⌊x + 1 / 2⌋
-    "round": ((REAL,), lambda x: sp.floor(x + sp.Rational(1, 2)), INT),
-    "Int.sign": ((INT,), sp.sign, INT),
-    "Int.ediv": ((INT, INT), V.IntDiv, INT),
-    "Int.emod": ((INT, INT), V.NatMod, INT),
-    "Int.tdiv": ((INT, INT), V.IntTDiv, INT),
-    "Int.fdiv": ((INT, INT), V.IntFDiv, INT),
-    "Int.tmod": ((INT, INT), V.IntTMod, INT),
-    "Int.fmod": ((INT, INT), V.IntFMod, INT),
-    "Nat.factorial": ((NAT,), sp.factorial, NAT),
-    "Nat.choose": ((NAT, NAT), V.NatChoose, NAT),
-    "Nat.gcd": ((NAT, NAT), V.NatGcd, NAT),
-    "Nat.lcm": ((NAT, NAT), V.NatLcm, NAT),
-    "Nat.sqrt": ((NAT,), V.NatSqrt, NAT),
-    "Nat.log": ((NAT, NAT), V.NatLog, NAT),
-    "PNat.val": ((PNAT,), lambda n: n, NAT),
-    "PNat.natPred": ((PNAT,), lambda n: n - 1, NAT),
-    "Nat.succPNat": ((NAT,), lambda n: n + 1, PNAT),
-    # Nat.toPNat' 0 = 1 (succPNat (pred n))
-    "Nat.toPNat'": ((NAT,), lambda n: sp.Max(n, 1), PNAT),
-    "Real.tanh": _real_fn(sp.tanh),
-    "Real.sinh": _real_fn(sp.sinh),
-    "Real.cosh": _real_fn(sp.cosh),
-    "Real.arctan": _real_fn(sp.atan),
-    "Real.rpow": ((REAL, REAL), V.LeanRpow, REAL),
-    "Complex.exp": _complex_fn(sp.exp),
-    "Complex.cos": _complex_fn(sp.cos),
-    "Complex.sin": _complex_fn(sp.sin),
-    "Complex.abs": ((COMPLEX,), sp.Abs, REAL),
-    "Complex.re": ((COMPLEX,), sp.re, REAL),
-    "Complex.im": ((COMPLEX,), sp.im, REAL),
-    "Complex.normSq": ((COMPLEX,), lambda z: sp.Abs(z) ** 2, REAL),
-    "Complex.ofReal": ((REAL,), lambda x: x, COMPLEX),
-    "Complex.conj": _complex_fn(sp.conjugate),
-    "starRingEnd": _complex_fn(sp.conjugate),
-    "Nat.succ": ((NAT,), lambda n: n + 1, NAT),
-    "Nat.cast": ((NAT,), lambda n: n, None),
-    "Int.cast": ((INT,), lambda n: n, None),
-    "Int.ofNat": ((NAT,), lambda n: n, INT),
-    "Int.toNat": ((INT,), lambda n: sp.Max(n, 0), NAT),
-    "Int.natAbs": ((INT,), sp.Abs, NAT),
-    "Fin.val": ((None,), lambda i: i, NAT),
-    "Fin.last": ((NAT,), lambda n: n, None),
-}
-#: Constants (no arguments).
-CONSTANTS: dict[str, tuple] = {
-    "Real.pi": (sp.pi, REAL),
-    "Complex.I": (sp.I, COMPLEX),
-    "True": (sp.true, PROP),
-    "False": (sp.false, PROP),
-    "Bool.true": (sp.true, BOOL),
-    "Bool.false": (sp.false, BOOL),
-    "true": (sp.true, BOOL),
-    "false": (sp.false, BOOL),
 }
 
 
