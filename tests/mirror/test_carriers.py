@@ -47,14 +47,21 @@ theorem zmod_add_comm (a b : ZMod 5) : a + b = b + a := by sorry
 theorem zmod_succ_ne (a : ZMod 5) : a + 1 ≠ a := by sorry
 theorem zmod_neg_false (a : ZMod 4) : a + a = 0 := by sorry
 theorem zmod_cast (n : ℕ) : (n : ZMod 3) = ((n % 3 : ℕ) : ZMod 3) := by sorry
+theorem zmod_int_cast (k : ℤ) : ((k : ZMod 4) : ZMod 4) = ((k % 4 : ℤ) : ZMod 4) := by sorry
+theorem enn_le_max (a b : ℝ≥0∞) : a ≤ max a b := by sorry
+theorem enn_min_le_false (a b : ℝ≥0∞) : min a b < a + 1 := by sorry
+theorem rat_max (p q : ℚ) : max p q = -min (-p) (-q) := by sorry
+theorem ereal_untranslated (x : EReal) : x = x := by sorry
 """
 
 HOLDS = ["nn_nonneg", "nn_sub_eq_zero", "nn_sub_add_max", "nn_real_sub", "nn_div_zero",
          "nn_inv_zero", "nn_nat_cast", "enn_sub_self", "enn_zero_mul", "enn_div_zero",
          "enn_le_add", "pnat_one_le", "pnat_sub_ge_one", "pnat_coe_sub", "rat_div_zero",
-         "rat_div_mul", "zmod_mul_five", "zmod_add_comm", "zmod_succ_ne", "zmod_cast"]
+         "rat_div_mul", "zmod_mul_five", "zmod_add_comm", "zmod_succ_ne", "zmod_cast",
+         "zmod_int_cast", "enn_le_max", "rat_max"]
 REFUTED = ["nn_sub_add_false", "nn_coe_sub_false", "enn_add_sub_false", "enn_mul_inv_false",
-           "enn_toReal_false", "pnat_sub_false", "rat_div_mul_false", "zmod_neg_false"]
+           "enn_toReal_false", "pnat_sub_false", "rat_div_mul_false", "zmod_neg_false",
+           "enn_min_le_false"]
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +88,12 @@ def test_nnreal_truncated_subtraction_is_never_symbolic(verdicts):
     assert result.mirror_status == "refuted"
     assert result.counterexample["a"] < result.counterexample["b"]
     assert verdicts["nn_nonneg"].mirror_status == "symbolic"
+
+
+def test_ereal_is_not_guessed(verdicts):
+    """``EReal`` (``⊥ + ⊤ = ⊥``…) has no translation yet: it must not be read as ℝ."""
+    result = verdicts["ereal_untranslated"]
+    assert result.mirror_status == "untranslatable" and "EReal" in result.reason
 
 
 def test_ennreal_top_minus_top_and_top_absorbs(verdicts):
