@@ -734,6 +734,10 @@ FUNCTIONS: dict[str, tuple] = {
     "Nat.lcm": ((NAT, NAT), NatLcm, NAT),
     "Nat.sqrt": ((NAT,), NatSqrt, NAT),
     "Nat.log": ((NAT, NAT), NatLog, NAT),
+    "Nat.pred": ((NAT,), lambda n: NatSub(n, 1), NAT),  # Nat.pred_zero
+    "Int.gcd": ((INT, INT), NatGcd, NAT),  # Int.gcd a b = Nat.gcd a.natAbs b.natAbs
+    "Int.lcm": ((INT, INT), NatLcm, NAT),
+    "NNReal.sqrt": ((NNREAL,), LeanSqrt, NNREAL),
     "PNat.val": ((PNAT,), lambda n: n, NAT),
     "PNat.natPred": ((PNAT,), lambda n: n - 1, NAT),
     "Nat.succPNat": ((NAT,), lambda n: n + 1, PNAT),

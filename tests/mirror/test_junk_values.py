@@ -76,6 +76,11 @@ theorem min_le_left_nnreal (a b : NNReal) : min a b ≤ a := by sorry
 theorem max_sub_nnreal (a b : NNReal) : max a b - a = b - a := by sorry
 theorem min_le_left_pnat (a b : PNat) : min a b ≤ a := by sorry
 theorem max_fin (a b : Fin 5) : a ≤ max a b := by sorry
+theorem pred_zero : Nat.pred 0 = 0 := by sorry
+theorem pred_succ (n : ℕ) : Nat.pred (n + 1) = n := by sorry
+theorem int_gcd_neg (a b : ℤ) : Int.gcd (-a) b = Int.gcd a b := by sorry
+theorem int_lcm_natAbs (a b : ℤ) : Int.lcm a b = Nat.lcm a.natAbs b.natAbs := by sorry
+theorem nnsqrt_sq (x : ℝ≥0) : NNReal.sqrt (x * x) = x := by sorry
 
 theorem false_pow_log_le_self (b n : ℕ) : b ^ Nat.log b n ≤ n := by sorry
 theorem false_tan_pi_div_two : Real.tan (π / 2) = 1 := by sorry
@@ -90,6 +95,7 @@ theorem false_tdiv_is_fdiv (a b : ℤ) : Int.tdiv a b = Int.fdiv a b := by sorry
 theorem false_choose (n k : ℕ) : Nat.choose n k * Nat.factorial k * Nat.factorial (n - k) = Nat.factorial n := by sorry
 theorem false_sign (x : ℝ) : Real.sign x * x = |x| + 1 := by sorry
 theorem false_to_nnreal (x : ℝ) : (Real.toNNReal x : ℝ) = x := by sorry
+theorem false_pred (n : ℕ) : Nat.pred n + 1 = n := by sorry
 theorem unknown_gamma (x : ℝ) : Real.Gamma x = x := by sorry
 """
 
@@ -160,6 +166,11 @@ HOLDS = {
     "max_sub_nnreal": "max_tsub_self (ℝ≥0)",
     "min_le_left_pnat": "min_le_left",
     "max_fin": "le_max_left",
+    "pred_zero": "Nat.pred_zero",
+    "pred_succ": "Nat.pred_succ",
+    "int_gcd_neg": "Int.gcd_neg",
+    "int_lcm_natAbs": "Int.lcm (definition)",
+    "nnsqrt_sq": "NNReal.sqrt_mul_self",
 }
 
 #: False statements (each contradicts a junk value or a definition): must be refuted.
@@ -177,6 +188,7 @@ REFUTED = {
     "false_choose": "Nat.choose_eq_zero_of_lt (n < k)",
     "false_sign": "Real.sign_zero",
     "false_to_nnreal": "Real.toNNReal_of_nonpos",
+    "false_pred": "Nat.pred_zero",
 }
 
 
