@@ -73,6 +73,12 @@ _UNARY = {
     "conjugate": "conj",
     "Abs": "abs",
     "sqrt": "sqrt_pos",
+    "floor": "floor",
+    "ceiling": "ceil",
+    "sign": "sign",
+    "factorial": "factorial",
+    "cot": "real_cot",
+    "asin": "arcsin",
 }
 
 _LEAN = {
@@ -101,6 +107,23 @@ _LEAN = {
     "MulVec": "mul_vec",
     "ArrayEq": "array_eq",
     "Holds": "holds",
+    "LeanTan": "real_tan",
+    "LeanCot": "real_cot",
+    "LeanArcsin": "arcsin",
+    "NatSqrt": "nat_sqrt",
+    "NatLog": "nat_log",
+    "NatChoose": "choose",
+    "NatGcd": "gcd",
+    "NatLcm": "lcm",
+    "IntTDiv": "int_tdiv",
+    "IntFDiv": "int_fdiv",
+    "IntTMod": "int_tmod",
+    "IntFMod": "int_fmod",
+    "ENNAdd": "enn_add",
+    "ENNSub": "enn_sub",
+    "ENNMul": "enn_mul",
+    "ENNInv": "enn_inv",
+    "ENNToReal": "enn_to_real",
 }
 
 _RANGED = {
@@ -231,6 +254,10 @@ class PropertyPrinter(Printer):
     def _print_exp(self, expr):
         return f"rt.exp({self._print(expr.args[0])})"
 
+    def _print_frac(self, expr):
+        arg = self._print(expr.args[0])
+        return f"({arg} - rt.floor({arg}))"
+
     def _print_Max(self, expr):
         return "rt.maximum(" + ", ".join(self._print(a) for a in expr.args) + ")"
 
@@ -323,16 +350,39 @@ class PropertySource:
     parameters: dict[str, str]
 
 
+def _comment(text: str) -> str:
+    """A Lean name as comment text: one line, whatever it contains."""
+    return " ".join(text.split())
+
+
+def _unique(ident: str, used: set[str]) -> str:
+    """``ident``, or ``ident_1``, ``ident_2``… : the first that is not in ``used`` (added)."""
+    candidate, count = ident, 0
+    while candidate in used:
+        count += 1
+        candidate = f"{ident}_{count}"
+    used.add(candidate)
+    return candidate
+
+
+def parameter_names(statement: Statement) -> dict[str, str]:
+    """Lean variable name → Python parameter name, injective within the statement.
+
+    :func:`python_identifier` is readable but not injective (``x'`` and ``x_p`` both read
+    ``v_x_p``); this is the one place that settles clashes, in declaration order, so the
+    planner and the printer agree."""
+    used: set[str] = set()
+    return {v.name: _unique(python_identifier(v.name), used) for v in statement.variables}
+
+
 def print_property(statement: Statement, function_name: str | None = None) -> PropertySource:
-    """Generate ``def prop_<name>(rt, <params>)`` returning ``(hypotheses, conclusion)`` truths."""
-    names: dict[sp.Basic, str] = {}
-    params: dict[str, str] = {}
-    for variable in statement.variables:
-        ident = python_identifier(variable.name)
-        if ident in params.values():
-            ident = f"{ident}_{len(params)}"
-        names[variable.symbol] = ident
-        params[variable.name] = ident
+    """Generate ``def prop_<name>(rt, <params>)`` returning ``(hypotheses, conclusion)`` truths.
+
+    A variable the statement defines by an equation hypothesis (``h : c = a ^ b``, see
+    :attr:`~mirror.translation.Statement.definitions`) is recomputed from its definition
+    first, so the hypothesis holds exactly in every runtime."""
+    params = parameter_names(statement)
+    names: dict[sp.Basic, str] = {v.symbol: params[v.name] for v in statement.variables}
     printer = PropertyPrinter(names)
     fname = function_name or "prop_" + python_identifier(statement.name).removeprefix("v_")
     signature = ", ".join(["rt", "*", *params.values()]) if params else "rt"
@@ -340,11 +390,18 @@ def print_property(statement: Statement, function_name: str | None = None) -> Pr
     if len(lines[0]) > 96:
         lines = [f"def {fname}(", "    rt,", "    *,", *[f"    {p}," for p in params.values()],
                  "):"]
-    hyp_exprs = []
+    for definition in statement.definitions:
+        ident = params[definition.name]
+        lines.append(f"    # {_comment(definition.name)} is defined by hypothesis "
+                     f"{_comment(definition.label)}")
+        lines.append(f"    {ident} = rt.define({definition.name!r}, "
+                     f"{printer.doprint(definition.expr)})")
+    hyp_exprs: list[str] = []
+    used: set[str] = set()
     for label, hyp in statement.hypotheses:
         code = printer.doprint(hyp)
-        lines.append(f"    # hypothesis {label}")
-        hyp_name = "h_" + python_identifier(label).removeprefix("v_")
+        lines.append(f"    # hypothesis {_comment(label)}")
+        hyp_name = _unique("h_" + python_identifier(label).removeprefix("v_"), used)
         lines.append(f"    {hyp_name} = {code}")
         hyp_exprs.append(hyp_name)
     lines.append(f"    hypotheses = rt.and_({', '.join(hyp_exprs)})" if hyp_exprs
@@ -354,6 +411,6 @@ def print_property(statement: Statement, function_name: str | None = None) -> Pr
     return PropertySource(fname, "\n".join(lines) + "\n", params)
 
 
-__all__ = ["CodegenError", "PropertyPrinter", "PropertySource", "print_property",
-           "python_identifier"]
+__all__ = ["CodegenError", "PropertyPrinter", "PropertySource", "parameter_names",
+           "print_property", "python_identifier"]
 _ = V

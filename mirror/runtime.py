@@ -19,6 +19,7 @@ import mpmath
 import numpy as np
 
 from bridge.errors import LeanMirrorError
+from mirror.functions import MpFunctions, NumpyFunctions
 
 #: Sums and quantifiers over more indices than this are refused (the draw is out of domain).
 MAX_RANGE = 1 << 16
@@ -63,7 +64,7 @@ def _de_substitution(u: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarr
     return s, ds
 
 
-class NumpyRuntime:
+class NumpyRuntime(NumpyFunctions):
     """Batched float64/complex128 evaluation."""
 
     #: Relative tolerance of equations (``|a − b| ≤ tol · max(1, |a|, |b|)``).
@@ -708,7 +709,7 @@ class NumpyRuntime:
         return np.asarray(x)
 
 
-class MpRuntime(NumpyRuntime):
+class MpRuntime(MpFunctions, NumpyRuntime):
     """The same operations in mpmath at ``digits`` decimal digits (object arrays, batch 1).
 
     Two modes. With a ``tolerance`` (comparing a bound float64 implementation with its Lean

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from bridge import term as T
-from mirror.codegen import python_identifier
+from mirror.codegen import parameter_names
 from mirror.translation import Statement
 from mirror.types import Ty
 
@@ -85,7 +85,12 @@ def _size_tree(size, dims: dict[str, str]) -> dict | None:
 def _elem_kind(ty: Ty) -> str:
     kind = ty.kind
     return {"Nat": "nat", "Int": "int", "Rat": "real", "Real": "real", "Complex": "complex",
-            "Fin": "fin", "Prop": "bool", "Bool": "bool"}.get(kind, "unknown")
+            "Fin": "fin", "Prop": "bool", "Bool": "bool", "PNat": "nat", "NNReal": "real",
+            "ENNReal": "ennreal"}.get(kind, "unknown")
+
+
+#: The least value of the carriers that are subtypes of a drawn kind (``ℕ+``, ``ℝ≥0``, ``ℝ≥0∞``).
+_CARRIER_FLOOR = {"PNat": 1, "NNReal": 0, "ENNReal": 0}
 
 
 def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()) -> dict[str, Any]:
@@ -99,8 +104,9 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
                 dims[str(dom.args[0])] = "dim"
     entries: dict[str, dict[str, Any]] = {}
     order: list[str] = []
+    params = parameter_names(statement)
     for var in statement.variables:
-        entry: dict[str, Any] = {"name": var.name, "param": python_identifier(var.name)}
+        entry: dict[str, Any] = {"name": var.name, "param": params[var.name]}
         ty = var.ty
         if ty.is_array:
             entry["kind"] = "array"
@@ -119,6 +125,11 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
         entry["dimension"] = var.name in dims
         entry["lo"] = []
         entry["hi"] = []
+        floor = _CARRIER_FLOOR.get(ty.codomain().kind)
+        if floor is not None and ty.is_array:
+            entry["elem_lo"] = {"const": floor, "strict": False}
+        elif floor is not None:
+            entry["lo"].append({"const": floor, "strict": False})
         entries[var.name] = entry
         order.append(var.name)
     # dimensions first, in declaration order
@@ -128,8 +139,12 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
         + [n for n in order if entries[n]["kind"] == "array"]
     )
     constructive: list[str] = []
+    defined = {d.label: d for d in statement.definitions}
     for label, hyp in statement.hypothesis_terms:
-        if _constrain(hyp, entries, order):
+        if label in defined:
+            _define(defined[label], hyp, statement, entries, order)
+            constructive.append(label)
+        elif _constrain(hyp, entries, order):
             constructive.append(label)
     _propagate(entries, order)
     return {
@@ -146,6 +161,30 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
         "constructive": constructive,
         "hypotheses": [label for label, _ in statement.hypothesis_terms],
     }
+
+
+def _define(definition, hyp: T.Term, statement: Statement, entries: dict,
+            order: list[str]) -> None:
+    """A variable the translator found defined by a hypothesis: the property recomputes it.
+
+    The draw copies it when the definition is another, earlier drawn variable, or computes
+    it from a bound tree over earlier variables where one reads the other side (so that the
+    example shown is the one evaluated, up to float rounding of a real tree)."""
+    entry = entries[definition.name]
+    entry["defined_by"] = definition.label
+    source = next((v.name for v in statement.variables if v.symbol == definition.expr), None)
+    if (source is not None and entries[source]["kind"] == entry["kind"]
+            and order.index(source) < order.index(definition.name)):
+        entry["copy"] = source
+        return
+    sides = [b for a, b in (hyp.args, hyp.args[::-1]) if _bare_var(a) == definition.name]
+    tree = _tree(sides[0], entries) if sides else None
+    if tree is None or any(order.index(v) >= order.index(definition.name)
+                           for v in _tree_vars(tree)):
+        return
+    if entry["kind"] in _INTEGER_KINDS and not _integral_consts(tree):
+        return
+    entry["value"] = tree
 
 
 def _propagate(entries: dict, order: list[str]) -> None:
@@ -190,21 +229,34 @@ def _propagate(entries: dict, order: list[str]) -> None:
 _FLIP = {"LT.lt": "GT.gt", "LE.le": "GE.ge", "GT.gt": "LT.lt", "GE.ge": "LE.le"}
 
 
+#: Casts that keep the value (the planner reads through them; the hypothesis itself is still
+#: evaluated on every draw, so a cast that does change a value only costs rejected draws).
+_VALUE_CASTS = ("Fin.val", "Nat.cast", "Int.cast", "Int.ofNat", "NNReal.toReal", "PNat.val")
+
+
+def _strip_casts(term: T.Term) -> T.Term:
+    """``term`` without the coercions, type ascriptions and ``.val`` around it."""
+    while True:
+        if isinstance(term, (T.Typed, T.Coe)):
+            term = term.expr
+        elif isinstance(term, T.Proj) and term.field in ("val", 1):
+            term = term.expr
+        elif (isinstance(term, T.App) and isinstance(term.fn, T.Const) and len(term.args) == 1
+              and term.fn.name in _VALUE_CASTS):
+            term = term.args[0]
+        else:
+            return term
+
+
 def _linear(term: T.Term) -> tuple[str | None, float] | None:
     """``x``, ``c``, ``x + c``, ``x - c`` as ``(var or None, offset)``."""
+    term = _strip_casts(term)
     if isinstance(term, T.Var):
         return term.name, 0
     if isinstance(term, T.Lit) and isinstance(term.value, int):
         return None, term.value
     if isinstance(term, T.Lit):
         return None, float(term.value)
-    if isinstance(term, (T.Typed, T.Coe)):
-        return _linear(term.expr)
-    if isinstance(term, T.Proj) and term.field in ("val", 1):
-        return _linear(term.expr)
-    if (isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in (
-            "Fin.val", "Nat.cast", "Int.cast", "Int.ofNat") and len(term.args) == 1):
-        return _linear(term.args[0])
     if isinstance(term, T.App) and isinstance(term.fn, T.Const):
         name = term.fn.name
         if name == "Neg.neg" and isinstance(term.args[0], T.Lit):
@@ -318,18 +370,8 @@ def _scaled_var(term: T.Term, entries: dict) -> tuple[str | None, dict | None]:
 
 
 def _bare_var(term: T.Term) -> str | None:
-    while True:
-        if isinstance(term, T.Var):
-            return term.name
-        if isinstance(term, (T.Typed, T.Coe)):
-            term = term.expr
-        elif isinstance(term, T.Proj) and term.field in ("val", 1):
-            term = term.expr
-        elif (isinstance(term, T.App) and isinstance(term.fn, T.Const) and len(term.args) == 1
-              and term.fn.name in ("Fin.val", "Nat.cast", "Int.cast", "Int.ofNat")):
-            term = term.args[0]
-        else:
-            return None
+    term = _strip_casts(term)
+    return term.name if isinstance(term, T.Var) else None
 
 
 _INTEGER_KINDS = ("nat", "int", "fin")
@@ -351,7 +393,8 @@ def _tree(term: T.Term, entries: dict) -> dict | None:
     if name == "Neg.neg" and len(term.args) == 1:
         inner = _tree(term.args[0], entries)
         return None if inner is None else {"op": "sub", "args": [{"const": 0}, inner]}
-    ops = {"HAdd.hAdd": "add", "HMul.hMul": "mul", "HSub.hSub": "sub", "HDiv.hDiv": "div"}
+    ops = {"HAdd.hAdd": "add", "HMul.hMul": "mul", "HSub.hSub": "sub", "HDiv.hDiv": "div",
+           "HPow.hPow": "rpow"}
     if name not in ops or len(term.args) != 2:
         return None
     args = [_tree(a, entries) for a in term.args]
@@ -366,6 +409,8 @@ def _tree(term: T.Term, entries: dict) -> dict | None:
             else "sub"
     if integral and op == "div":
         op = "int_div"
+    if integral and op == "rpow":
+        op = "pow"
     return {"op": op, "args": args}
 
 
@@ -432,6 +477,13 @@ def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
         return np.maximum(np.asarray(a) - np.asarray(b), 0)
     if op == "mul":
         return a * b
+    if op == "pow":  # ℕ exponent on integers
+        return np.asarray(a, dtype=np.int64) ** np.asarray(b, dtype=np.int64)
+    if op == "rpow":
+        # Real.rpow with its junk values; on integer exponents it is also Monoid.npow/zpow
+        from mirror.runtime import NumpyRuntime
+
+        return NumpyRuntime(1, 1).rpow(a, b)
     b_arr = np.asarray(b)
     if op in ("pos_floordiv", "pos_ceildiv"):
         positive = b_arr > 0
@@ -587,33 +639,47 @@ def _bound_value(bound: dict, values: dict[str, Any]) -> Any:
     return values[bound["var"]] + bound["offset"]
 
 
-def _int_range(entry: dict, values: dict, default_lo: int, default_hi: int) -> tuple[int, int]:
-    lo, hi = default_lo, default_hi
+def _int_range(entry: dict, values: dict, default_lo: int, default_hi: int):
+    """``(lo, hi)`` of an integer draw: ints for scalar ``values``, int64 arrays (one bound per
+    draw) for batched ones. One rule for both."""
+    lo: Any = default_lo
+    hi: Any = default_hi
     for b in entry["lo"]:
-        v = _bound_value(b, values)
-        lo = max(lo, int(np.floor(v)) + 1 if b["strict"] else int(np.ceil(v)))
+        v = np.asarray(_bound_value(b, values))
+        lo = np.maximum(lo, np.floor(v).astype(np.int64) + 1 if b["strict"]
+                        else np.ceil(v).astype(np.int64))
     for b in entry["hi"]:
-        v = _bound_value(b, values)
-        hi = min(hi, int(np.ceil(v)) - 1 if b["strict"] else int(np.floor(v)))
+        v = np.asarray(_bound_value(b, values))
+        hi = np.minimum(hi, np.ceil(v).astype(np.int64) - 1 if b["strict"]
+                        else np.floor(v).astype(np.int64))
     if entry["hi"] and not entry["lo"] and default_lo < 0:
-        lo = min(lo, hi)
+        lo = np.minimum(lo, hi)
+    if np.ndim(lo) == 0 and np.ndim(hi) == 0:
+        return int(lo), int(hi)
     return lo, hi
 
 
-def _real_range(entry: dict, values: dict, bound: float) -> tuple[float, float, bool, bool]:
-    lo, hi, lo_strict, hi_strict = -bound, bound, False, False
+def _real_range(entry: dict, values: dict, bound: float):
+    """``(lo, hi, lo_strict, hi_strict)`` of a real draw (arrays when ``values`` are
+    batched): the tightest bound wins; an end with no bound lies ``bound`` beyond the other."""
+    lo: Any = -bound
+    hi: Any = bound
+    lo_strict: Any = False
+    hi_strict: Any = False
     for b in entry["lo"]:
-        v = float(_bound_value(b, values))
-        if v >= lo:
-            lo, lo_strict = v, b["strict"]
+        v = np.asarray(_bound_value(b, values), dtype=float)
+        lo_strict = np.where(v >= lo, b["strict"], lo_strict)
+        lo = np.maximum(lo, v)
     for b in entry["hi"]:
-        v = float(_bound_value(b, values))
-        if v <= hi:
-            hi, hi_strict = v, b["strict"]
+        v = np.asarray(_bound_value(b, values), dtype=float)
+        hi_strict = np.where(v <= hi, b["strict"], hi_strict)
+        hi = np.minimum(hi, v)
     if entry["lo"] and not entry["hi"]:
-        hi = max(hi, lo + bound)
+        hi = np.maximum(hi, lo + bound)
     if entry["hi"] and not entry["lo"]:
-        lo = min(lo, hi - bound)
+        lo = np.minimum(lo, hi - bound)
+    if all(np.ndim(x) == 0 for x in (lo, hi, lo_strict, hi_strict)):
+        return float(lo), float(hi), bool(lo_strict), bool(hi_strict)
     return lo, hi, lo_strict, hi_strict
 
 
@@ -697,6 +763,11 @@ def examples(draw, plan: dict[str, Any]) -> dict[str, Any]:
 
 def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrategy:
     kind = entry["kind"]
+    if "copy" in entry:
+        return st.just(values[entry["copy"]])
+    if "value" in entry:
+        value = evaluate_tree(entry["value"], values)
+        return st.just(value.item() if isinstance(value, np.generic | np.ndarray) else value)
     if "choices" in entry:
         return st.sampled_from(entry["choices"])
     if kind in ("nat", "fin"):
@@ -713,11 +784,11 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
     if kind == "int":
         lo, hi = _int_range(entry, values, -settings["int_max"], settings["int_max"])
         return st.integers(lo, hi) if lo <= hi else st.nothing()
-    if kind == "real":
+    if kind in ("real", "ennreal"):
         lo, hi, xlo, xhi = _real_range(entry, values, settings["real_bound"])
         if lo > hi or (lo == hi and (xlo or xhi)):
             return st.nothing()
-        return _reals(lo, hi, xlo, xhi)
+        return _with_top(_reals(lo, hi, xlo, xhi), kind, entry.get("hi"))
     if kind == "complex":
         bound = settings["real_bound"]
         part = _reals(-bound, bound, False, False)
@@ -728,7 +799,7 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
         shape = tuple(_size(s, values, settings) for s in entry["shape"])
         elements = _element_strategy(entry, settings, values)
         dtype = {"real": float, "complex": complex, "nat": np.int64, "int": np.int64,
-                 "fin": np.int64, "bool": bool}[entry["elem"]]
+                 "fin": np.int64, "bool": bool, "ennreal": float}[entry["elem"]]
         arr = hnp.arrays(dtype, shape, elements=elements)
         rules = entry.get("set_where", [])
         return arr.map(lambda a: _apply_set_where(a, rules, values))
@@ -785,7 +856,24 @@ def _element_strategy(entry: dict, settings: dict, values: dict) -> st.SearchStr
     lo, hi = float(lo), float(hi)
     if lo > hi or (lo == hi and (xlo or xhi)):
         return st.nothing()
-    return _reals(lo, hi, xlo, xhi)
+    return _with_top(_reals(lo, hi, xlo, xhi), elem, entry.get("elem_hi"))
+
+
+#: Share of ``ℝ≥0∞`` draws that are ``⊤`` (``inf``).
+TOP_SHARE = 0.1
+
+
+def _with_top(finite: st.SearchStrategy, kind: str, upper) -> st.SearchStrategy:
+    """``ℝ≥0∞`` draws include ``⊤`` (unless an upper bound excludes it)."""
+    if kind != "ennreal" or upper:
+        return finite
+    return st.one_of(finite, st.just(float("inf")))
+
+
+def _mix_top(rng, x: np.ndarray, kind: str, upper) -> np.ndarray:
+    if kind != "ennreal" or upper:
+        return x
+    return np.where(rng.random(x.shape) < TOP_SHARE, np.inf, x)
 
 
 def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> dict[str, Any]:
@@ -799,53 +887,44 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
     for entry in plan["variables"]:
         kind = entry["kind"]
         name = entry["name"]
+        if "copy" in entry:
+            values[name] = np.array(values[entry["copy"]], copy=True)
+            continue
+        if "value" in entry:
+            values[name] = np.zeros(batch, dtype=float if kind == "real" else np.int64) + \
+                evaluate_tree(entry["value"], values)
+            continue
         if "choices" in entry:
             values[name] = rng.choice(np.asarray(entry["choices"]), size=batch)
             continue
         if kind in ("nat", "fin", "int"):
+            firsts = {k: v[0] if isinstance(v, np.ndarray) else v for k, v in values.items()}
             if entry["dimension"]:
-                lo, hi = _int_range(entry, {k: v[0] if isinstance(v, np.ndarray) else v
-                                            for k, v in values.items()}, settings["dim_min"],
-                                    settings["dim_max"])
+                lo, hi = _int_range(entry, firsts, settings["dim_min"], settings["dim_max"])
                 values[name] = np.full(batch, rng.integers(lo, max(lo, hi) + 1), dtype=np.int64)
                 if lo > hi:
                     valid[:] = False
                 continue
-            lo_arr = np.zeros(batch, dtype=np.int64)
-            if kind == "int":
-                lo_arr -= settings["int_max"]
             if kind == "fin":
-                hi_arr = np.asarray(_size(entry["size"], {k: v[0] for k, v in values.items()
-                                                          if isinstance(v, np.ndarray)},
-                                          settings) - 1) + np.zeros(batch, dtype=np.int64)
+                default = (0, _size(entry["size"], firsts, settings) - 1)
+            elif kind == "int":
+                default = (-settings["int_max"], settings["int_max"])
             else:
-                top = settings["int_max"] if kind == "int" else settings["nat_max"]
-                hi_arr = np.full(batch, top, dtype=np.int64)
-            for b in entry["lo"]:
-                v = _bound_value(b, values)
-                lo_arr = np.maximum(lo_arr, np.floor(v).astype(np.int64) + 1 if b["strict"]
-                                    else np.ceil(v).astype(np.int64))
-            for b in entry["hi"]:
-                v = _bound_value(b, values)
-                hi_arr = np.minimum(hi_arr, np.ceil(v).astype(np.int64) - 1 if b["strict"]
-                                    else np.floor(v).astype(np.int64))
+                default = (0, settings["nat_max"])
+            lo_arr, hi_arr = (np.zeros(batch, dtype=np.int64) + bound
+                              for bound in _int_range(entry, values, *default))
             valid &= lo_arr <= hi_arr
             span = np.maximum(hi_arr - lo_arr + 1, 1)
             values[name] = lo_arr + (rng.random(batch) * span).astype(np.int64)
             continue
-        if kind == "real":
-            lo, hi, _, _ = _real_range(entry, {}, settings["real_bound"])
-            lo_arr = np.full(batch, lo)
-            hi_arr = np.full(batch, hi)
-            for b in entry["lo"]:
-                lo_arr = np.maximum(lo_arr, _bound_value(b, values))
-            for b in entry["hi"]:
-                hi_arr = np.minimum(hi_arr, _bound_value(b, values))
+        if kind in ("real", "ennreal"):
+            lo, hi, lo_strict, hi_strict = _real_range(entry, values, settings["real_bound"])
+            lo_arr = np.zeros(batch) + lo
+            hi_arr = np.zeros(batch) + hi
             valid &= lo_arr <= hi_arr
-            values[name] = _special_mix(rng, lo_arr + rng.random(batch) * (hi_arr - lo_arr),
-                                        lo_arr, hi_arr,
-                                        any(b["strict"] for b in entry["lo"]),
-                                        any(b["strict"] for b in entry["hi"]))
+            values[name] = _mix_top(rng, _special_mix(
+                rng, lo_arr + rng.random(batch) * (hi_arr - lo_arr), lo_arr, hi_arr,
+                lo_strict, hi_strict), kind, entry["hi"])
             continue
         if kind == "complex":
             bound = settings["real_bound"]
@@ -872,14 +951,11 @@ def _special_mix(rng, x, lo, hi, lo_strict: bool = False, hi_strict: bool = Fals
     pick = rng.random(x.shape)
     special = np.choose(rng.integers(0, 4, x.shape), [np.zeros_like(x), np.ones_like(x),
                                                       -np.ones_like(x), lo])
-    above = special > lo if lo_strict else special >= lo
-    below = special < hi if hi_strict else special <= hi
+    above = np.where(lo_strict, special > lo, special >= lo)
+    below = np.where(hi_strict, special < hi, special <= hi)
     out = np.where((pick < 0.1) & above & below, special, x)
-    if lo_strict:
-        out = np.where(out <= lo, np.nextafter(lo, np.inf), out)
-    if hi_strict:
-        out = np.where(out >= hi, np.nextafter(hi, -np.inf), out)
-    return out
+    out = np.where(lo_strict & (out <= lo), np.nextafter(lo, np.inf), out)
+    return np.where(hi_strict & (out >= hi), np.nextafter(hi, -np.inf), out)
 
 
 def _sample_elements(entry: dict, rng, shape: tuple, settings: dict, values: dict) -> np.ndarray:
@@ -900,7 +976,8 @@ def _sample_elements(entry: dict, rng, shape: tuple, settings: dict, values: dic
     if elem in ("nat", "int", "fin"):
         span = np.maximum(hi - lo + 1, 1)
         return (lo + np.floor(rng.random(shape) * span)).astype(np.int64)
-    return _special_mix(rng, lo + rng.random(shape) * (hi - lo), lo, hi, lo_strict, hi_strict)
+    return _mix_top(rng, _special_mix(rng, lo + rng.random(shape) * (hi - lo), lo, hi, lo_strict,
+                                      hi_strict), elem, entry.get("elem_hi"))
 
 
 __all__ = ["PlanSettings", "examples", "plan_statement", "sample_batch"]

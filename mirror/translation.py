@@ -6,8 +6,8 @@ truncates while ``(i - j : ℝ)`` does not), then emits the :mod:`mirror.vocabul
 keeps Lean's meaning (``LeanDiv`` for ``x / 0 = 0``, ``NatSub`` for truncation, …).
 
 It is strict and table-driven: one ``_elab_<Node>`` method per AST node kind, one table of
-Lean constants (:data:`FUNCTIONS` for plain functions with fixed argument types, and
-``_special_<name>`` methods for binders and big operators). An unknown constant raises
+Lean constants (:data:`mirror.vocabulary.FUNCTIONS` for plain functions with fixed argument
+types, and ``_special_<name>`` methods for binders and big operators). An unknown constant raises
 :class:`UnknownConstant`, which the report shows as ``untranslatable`` with the name.
 
 The project's own definitions are unfolded where they are used (non-recursive bodies, and
@@ -27,17 +27,21 @@ from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.errors import LeanMirrorError
 from mirror import vocabulary as V
+from mirror.vocabulary import CONSTANTS, FUNCTIONS
 from mirror.types import (
     BOOL,
     COMPLEX,
+    ENNREAL,
     INT,
     NAT,
-    NUMERIC_ORDER,
+    NNREAL,
+    PNAT,
     PROP,
     RAT,
     REAL,
     SORT,
     Ty,
+    coerces,
     fin,
     fun,
     numeric_max,
@@ -61,8 +65,8 @@ class UnknownConstant(Untranslatable):
     def __init__(self, name: str) -> None:
         super().__init__(
             f"constant {name}",
-            "it is not in mirror.translation's table and the project does not define it; "
-            "add it to FUNCTIONS or bind an implementation",
+            "it is not in mirror.vocabulary.FUNCTIONS and the project does not define it; "
+            "add it there or bind an implementation",
         )
         self.name = name
 
@@ -156,6 +160,17 @@ class Variable:
     implicit: bool = False
 
 
+@dataclass(frozen=True)
+class Definition:
+    """A variable the statement fixes by an equation hypothesis ``label : name = expr`` (or
+    ``expr = name``) at the variable's own type: it is computed, not drawn."""
+
+    name: str
+    symbol: sp.Symbol
+    expr: sp.Basic
+    label: str
+
+
 @dataclass
 class Statement:
     """A translated statement: variables, hypotheses and the conclusion."""
@@ -168,6 +183,10 @@ class Statement:
     #: Hypotheses as terms (the strategy planner reads them).
     hypothesis_terms: list[tuple[str, T.Term]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Variables defined by equation hypotheses, in an order that computes each from drawn or
+    #: already computed values (the planner copies bare-variable definitions, the printer
+    #: recomputes every one).
+    definitions: list[Definition] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,60 +213,9 @@ _TYPE_NAMES = {
     "Complex": COMPLEX,
     "Prop": PROP,
     "Bool": BOOL,
-    "NNReal": REAL,
-}
-
-
-def _real_fn(fn: Callable) -> tuple:
-    return ((REAL,), fn, REAL)
-
-
-def _complex_fn(fn: Callable) -> tuple:
-    return ((COMPLEX,), fn, COMPLEX)
-
-
-#: Plain functions: Lean name → (parameter types, sympy builder, result type).
-FUNCTIONS: dict[str, tuple] = {
-    "Real.exp": _real_fn(sp.exp),
-    "Real.log": _real_fn(V.LeanLog),
-    "Real.sqrt": _real_fn(V.LeanSqrt),
-    "Real.sin": _real_fn(sp.sin),
-    "Real.cos": _real_fn(sp.cos),
-    "Real.tan": _real_fn(sp.tan),
-    "Real.tanh": _real_fn(sp.tanh),
-    "Real.sinh": _real_fn(sp.sinh),
-    "Real.cosh": _real_fn(sp.cosh),
-    "Real.arctan": _real_fn(sp.atan),
-    "Real.rpow": ((REAL, REAL), V.LeanRpow, REAL),
-    "Complex.exp": _complex_fn(sp.exp),
-    "Complex.cos": _complex_fn(sp.cos),
-    "Complex.sin": _complex_fn(sp.sin),
-    "Complex.abs": ((COMPLEX,), sp.Abs, REAL),
-    "Complex.re": ((COMPLEX,), sp.re, REAL),
-    "Complex.im": ((COMPLEX,), sp.im, REAL),
-    "Complex.normSq": ((COMPLEX,), lambda z: sp.Abs(z) ** 2, REAL),
-    "Complex.ofReal": ((REAL,), lambda x: x, COMPLEX),
-    "Complex.conj": _complex_fn(sp.conjugate),
-    "starRingEnd": _complex_fn(sp.conjugate),
-    "Nat.succ": ((NAT,), lambda n: n + 1, NAT),
-    "Nat.cast": ((NAT,), lambda n: n, None),
-    "Int.cast": ((INT,), lambda n: n, None),
-    "Int.ofNat": ((NAT,), lambda n: n, INT),
-    "Int.toNat": ((INT,), lambda n: sp.Max(n, 0), NAT),
-    "Int.natAbs": ((INT,), sp.Abs, NAT),
-    "Fin.val": ((None,), lambda i: i, NAT),
-    "Fin.last": ((NAT,), lambda n: n, None),
-}
-#: Constants (no arguments).
-CONSTANTS: dict[str, tuple] = {
-    "Real.pi": (sp.pi, REAL),
-    "Complex.I": (sp.I, COMPLEX),
-    "True": (sp.true, PROP),
-    "False": (sp.false, PROP),
-    "Bool.true": (sp.true, BOOL),
-    "Bool.false": (sp.false, BOOL),
-    "true": (sp.true, BOOL),
-    "false": (sp.false, BOOL),
+    "NNReal": NNREAL,
+    "ENNReal": ENNREAL,
+    "PNat": PNAT,
 }
 
 
@@ -264,6 +232,12 @@ def _assumptions(ty: Ty | None) -> dict[str, bool]:
         return {}
     if ty.kind in ("Nat", "Fin"):
         return {"integer": True, "nonnegative": True}
+    if ty.kind == "PNat":
+        return {"integer": True, "positive": True}
+    if ty.kind == "NNReal":
+        return {"real": True, "nonnegative": True}
+    if ty.kind == "ENNReal":
+        return {"extended_nonnegative": True}
     if ty.kind == "Int":
         return {"integer": True}
     if ty.kind == "Rat":
@@ -360,7 +334,54 @@ class Translator:
                 Variable(binder.name, ty, symbol, implicit=binder.info != "default")
             )
         conclusion = self._prop(body, env)
-        return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound), hyp_terms)
+        definitions: list[Definition] = []
+        for label, hyp_term in hyp_terms:
+            found = self._definition(label, hyp_term, env, variables, definitions)
+            if found is not None:
+                definitions.append(found)
+        return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound), hyp_terms,
+                         definitions=definitions)
+
+    def _definition(self, label: str, hyp: T.Term, env: Env, variables: list[Variable],
+                    earlier: list[Definition]) -> Definition | None:
+        """``label : x = e`` (or ``e = x``) at ``x``'s own type, as a definition of ``x``.
+
+        ``x`` must be a scalar, explicit variable that no type mentions (not a dimension),
+        not defined already, absent from ``e`` and from the earlier definitions (so that
+        computing the definitions in order gives each its final value). When both sides are
+        variables, the later-declared one is defined from the earlier one."""
+        if not (isinstance(hyp, T.App) and isinstance(hyp.fn, T.Const) and hyp.fn.name == "Eq"
+                and len(hyp.args) == 2):
+            return None
+        by_name = {v.name: v for v in variables}
+        position = {v.name: i for i, v in enumerate(variables)}
+        dimensions = set()
+        for var in variables:
+            for dom in var.ty.domains() + [var.ty]:
+                if dom.kind == "Fin":
+                    dimensions |= {str(s) for s in dom.args[0].free_symbols}
+        taken = {d.name for d in earlier}
+        used = set().union(*(d.expr.free_symbols for d in earlier)) if earlier else set()
+        sides = [(t, o) for t, o in (hyp.args, hyp.args[::-1])
+                 if isinstance(t, (T.Var, T.Const)) and t.name in by_name]
+        sides.sort(key=lambda pair: -position[pair[0].name])
+        for target_t, other_t in sides:
+            var = by_name[target_t.name]
+            if (var.implicit or var.ty.is_array or not (var.ty.is_numeric or var.ty.kind == "Fin")
+                    or var.name in dimensions or var.name in taken or var.symbol in used
+                    or env.get(var.name) is None or env[var.name].expr is not var.symbol):
+                continue
+            try:
+                ty = self._relation_type(hyp, env)
+                if ty != var.ty:
+                    continue
+                value = self._arith(other_t, env, ty)
+            except Untranslatable:
+                return None
+            if value.is_fn or value.expr is None or var.symbol in value.expr.free_symbols:
+                continue
+            return Definition(var.name, var.symbol, value.expr, label)
+        return None
 
     def translate_conformance(self, decl: Declaration) -> Statement:
         """``impl args = unfolded definition args`` for a bound definition, over its binders."""
@@ -439,6 +460,8 @@ class Translator:
             name = term.fn.name
             if name == "Fin" and len(term.args) == 1:
                 return fin(self._scalar(term.args[0], env, NAT))
+            if name == "ZMod" and len(term.args) == 1:
+                return _zmod(self._scalar(term.args[0], env, NAT))
             if name == "Matrix" and len(term.args) == 3:
                 return Ty(
                     "Matrix",
@@ -540,8 +563,12 @@ class Translator:
             return self._field_notation(term, (), env, expected)
         if term.field in ("val", 1, "toNat") or term.field == "1":
             value = self.elab(term.expr, env, None)
-            if value.ty is not None and value.ty.kind in ("Fin", "Nat"):
+            if value.ty is not None and value.ty.kind in ("Fin", "Nat", "PNat"):
                 return Value(value.expr, NAT)
+            if value.ty is not None and value.ty.kind == "NNReal" and term.field != "toNat":
+                return Value(value.expr, REAL)
+            if value.ty is not None and value.ty.kind == "Int" and term.field == "toNat":
+                return self._call_table("Int.toNat", [value], None)
         if term.field in ("re", "im"):
             value = self.elab(term.expr, env, COMPLEX)
             return Value(sp.re(value.expr) if term.field == "re" else sp.im(value.expr), REAL)
@@ -552,7 +579,8 @@ class Translator:
         value = self.elab(proj.expr, env, None)
         ty = value.ty
         namespace = {"Matrix": "Matrix", "Fin": "Fin", "Finset": "Finset", "Real": "Real",
-                     "Complex": "Complex", "Nat": "Nat", "Int": "Int"}.get(ty.kind if ty else "")
+                     "Complex": "Complex", "Nat": "Nat", "Int": "Int", "NNReal": "NNReal",
+                     "ENNReal": "ENNReal", "PNat": "PNat"}.get(ty.kind if ty else "")
         if namespace is None and ty is not None and ty.kind == "Fun" and ty.arity() == 2:
             namespace = "Matrix"
         if namespace is None:
@@ -970,12 +998,16 @@ class Translator:
         if target.kind == "Fin":
             if source.kind == "Fin" or value.numeral:
                 return Value(value.expr, target)
-            return Value(value.expr, target)
-        src_kind = "Nat" if source.kind == "Fin" else source.kind
-        if src_kind in NUMERIC_ORDER and target.kind in NUMERIC_ORDER:
-            if NUMERIC_ORDER.index(src_kind) <= NUMERIC_ORDER.index(target.kind) or value.numeral:
-                return Value(value.expr, target)
+            if source.kind in ("Nat", "Int", "PNat"):
+                # Nat.cast / Int.cast into Fin n (= ZMod n) reduces modulo n
+                return Value(V.FinWrap(value.expr, target.args[0]), target)
             raise Untranslatable(f"coercion from {source} to {target}")
+        src_kind = "Nat" if source.kind == "Fin" else source.kind
+        if source.is_numeric or source.kind == "Fin":
+            if target.is_numeric and (coerces(src_kind, target.kind) or value.numeral):
+                return Value(value.expr, target)
+            if target.is_numeric:
+                raise Untranslatable(f"coercion from {source} to {target}")
         return value
 
     def _materialize(self, value: Value) -> sp.Basic:
@@ -1080,12 +1112,14 @@ class Translator:
             if kind == "inv":
                 if ty.kind == "Matrix":
                     return Value(V.LMatInv(self._as_matrix(inner)), ty)
-                if ty.kind in ("Real", "Rat", "Complex"):
+                if ty.kind in ("Real", "Rat", "Complex", "NNReal"):
                     return Value(V.LeanDiv(sp.Integer(1), inner.expr), ty)
+                if ty.kind == "ENNReal":
+                    return Value(V.ENNInv(inner.expr), ty)
                 raise Untranslatable(f"⁻¹ on {ty}")
             if ty.kind == "Matrix":
                 return Value(V.LMatNeg(self._as_matrix(inner)), ty)
-            if ty.kind in ("Nat", "Fin"):
+            if ty.kind in ("Nat", "Fin", "PNat", "NNReal", "ENNReal"):
                 raise Untranslatable(f"negation on {ty}")
             return Value(-inner.expr, ty)
         if ty.kind == "Matrix" and kind == "mul":
@@ -1106,6 +1140,14 @@ class Translator:
                 raise Untranslatable(f"matrix operation {term.fn.name}")
             return Value(table[kind](ma, mb), ty)
         x, y = a.expr, b.expr
+        if ty.kind == "ENNReal":
+            if kind not in _ENNREAL_OPS:
+                raise Untranslatable(f"{term.fn.name} on {ty}")
+            return Value(_ENNREAL_OPS[kind](x, y), ty)
+        if ty.kind == "PNat" and kind in ("div", "mod"):
+            raise Untranslatable(f"{term.fn.name} on {ty}")
+        if kind == "sub" and ty.kind in _TRUNCATED_SUB:
+            return Value(sp.Max(x - y, _TRUNCATED_SUB[ty.kind]), ty)
         if kind == "add":
             out = x + y
         elif kind == "mul":
@@ -1130,9 +1172,11 @@ class Translator:
         exponent = self._scalar(exp_t, env, exp_ty)
         if ty.kind == "Matrix":
             return Value(V.LMatPow(self._as_matrix(base), exponent), ty)
-        if exp_ty.kind in ("Nat", "Fin"):
+        if exp_ty.kind in ("Nat", "Fin", "PNat"):
             return Value(sp.Pow(base.expr, exponent), ty)
         if exp_ty.kind == "Int":
+            if ty.kind == "ENNReal":
+                raise Untranslatable("power of ℝ≥0∞ with an integer exponent")
             return Value(
                 V.LeanIte(
                     sp.Ge(exponent, 0),
@@ -1141,9 +1185,9 @@ class Translator:
                 ),
                 ty,
             )
-        if exp_ty.kind in ("Real", "Rat"):
-            if ty.kind == "Complex":
-                raise Untranslatable("complex power with a real exponent")
+        if exp_ty.kind in ("Real", "Rat", "NNReal"):
+            if ty.kind in ("Complex", "ENNReal"):
+                raise Untranslatable(f"power of {ty} with a real exponent")
             return Value(V.LeanRpow(base.expr, exponent), ty)
         raise Untranslatable(f"power with exponent of type {exp_ty}")
 
@@ -1163,8 +1207,7 @@ class Translator:
         if name in ("GT.gt", "GE.ge"):
             lhs_t, rhs_t = rhs_t, lhs_t
             name = "LT.lt" if name == "GT.gt" else "LE.le"
-        annotated = self._try_type(term.ty, env) if term.ty is not None else None
-        ty = annotated or self._tree_type(self._leaves(lhs_t) + self._leaves(rhs_t), env, None)
+        ty = self._relation_type(term, env)
         if ty.kind == "Prop":
             lhs, rhs = self._prop(lhs_t, env), self._prop(rhs_t, env)
             return sp.Equivalent(lhs, rhs) if name == "Eq" else sp.Not(sp.Equivalent(lhs, rhs))
@@ -1187,6 +1230,12 @@ class Translator:
         if name == "LT.lt":
             return sp.Lt(a, b)
         return sp.Le(a, b)
+
+    def _relation_type(self, term: T.App, env: Env) -> Ty:
+        """The type both sides of a relation are elaborated at (``binrel%``)."""
+        annotated = self._try_type(term.ty, env) if term.ty is not None else None
+        return annotated or self._tree_type(
+            self._leaves(term.args[0]) + self._leaves(term.args[1]), env, None)
 
     def _equal_values(self, lhs: Value, rhs: Value) -> sp.Basic:
         if not lhs.is_fn and not rhs.is_fn:
@@ -1522,6 +1571,23 @@ class Translator:
     _special_Max_max = _special_max
     _special_Min_min = _special_min
 
+    def _special_Top_top(self, args, env, expected) -> Value:
+        """``⊤``: only in ``ℝ≥0∞`` (``∞``), where it is ``sympy.oo``."""
+        if expected is None or expected.kind != "ENNReal" or args:
+            raise Untranslatable("⊤ outside ℝ≥0∞")
+        return Value(sp.oo, ENNREAL)
+
+    def _special_ZMod_val(self, args, env, expected) -> Value:
+        """``ZMod.val``: the representative in ``[0, n)``; on ``ZMod 0 = ℤ`` it is ``natAbs``."""
+        if len(args) != 1:
+            raise Untranslatable("ZMod.val with other than one argument")
+        value = self.elab(args[0], env, None)
+        if value.ty is not None and value.ty.kind == "Fin":
+            return Value(value.expr, NAT)
+        if value.ty is not None and value.ty.kind == "Int":
+            return Value(sp.Abs(value.expr), NAT)
+        raise Untranslatable(f"ZMod.val of a value of type {value.ty}")
+
     def _special_abs(self, args, env, expected) -> Value:
         ty = self._tree_type([args[0]], env, expected)
         value = self._arith(args[0], env, ty)
@@ -1744,6 +1810,25 @@ class _SymTerm(T.Hole):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _SymTerm) and other.symbol == self.symbol
+
+
+def _zmod(n: sp.Basic) -> Ty:
+    """``ZMod n``: ``ℤ`` for ``n = 0``, else ``Fin n`` (Mathlib's definition)."""
+    if not isinstance(n, sp.Integer):
+        raise Untranslatable(f"ZMod {n}", "only a numeral modulus is supported (ZMod 0 = ℤ)")
+    return INT if n == 0 else fin(n)
+
+
+#: ``a - b`` on the ordered carriers where it truncates (``tsub``): the floor it stops at.
+_TRUNCATED_SUB = {"NNReal": sp.Integer(0), "PNat": sp.Integer(1)}
+
+#: ``ℝ≥0∞`` arithmetic: ``⊤`` absorbs, ``0 * ⊤ = 0``, ``a / 0 = ⊤`` for ``a ≠ 0``.
+_ENNREAL_OPS: dict[str, Callable] = {
+    "add": V.ENNAdd,
+    "sub": V.ENNSub,
+    "mul": V.ENNMul,
+    "div": lambda a, b: V.ENNMul(a, V.ENNInv(b)),
+}
 
 
 def _is_arith(term: T.Term) -> bool:

@@ -1,9 +1,13 @@
 """Lean types as the translator sees them.
 
-A :class:`Ty` is a small, hashable description of a Lean type: the numeric tower
-(``Nat < Int < Rat < Real < Complex``), ``Prop``, ``Fin n`` (``n`` a sympy expression),
-functions, matrices, finsets and type variables (for implicit ``{ι : Type*}`` binders solved
-by unification).
+A :class:`Ty` is a small, hashable description of a Lean type: the numeric carriers
+(``Nat Int Rat Real Complex``, and ``PNat`` (``ℕ+``), ``NNReal`` (``ℝ≥0``), ``ENNReal``
+(``ℝ≥0∞``)), ``Prop``, ``Fin n`` (``n`` a sympy expression; ``ZMod n`` for ``n > 0`` is
+``Fin n``), functions, matrices, finsets and type variables (for implicit ``{ι : Type*}``
+binders solved by unification).
+
+The carriers are ordered by Lean's coercions (:data:`COERCIONS`): ``ℕ+ → ℕ → ℤ → ℚ → ℝ → ℂ``
+and ``ℕ → ℝ≥0 → ℝ``, ``ℝ≥0 → ℝ≥0∞``. A coercion never changes a value on these carriers.
 """
 
 from __future__ import annotations
@@ -13,11 +17,31 @@ from dataclasses import dataclass
 import sympy as sp
 
 NUMERIC_ORDER = ("Nat", "Int", "Rat", "Real", "Complex")
+#: Every numeric carrier (the tower and the subtypes of it Mathlib uses).
+NUMERIC_KINDS = ("PNat", "Nat", "Int", "Rat", "NNReal", "ENNReal", "Real", "Complex")
+#: Lean's coercions between carriers, one step each (the closure is :func:`coerces`).
+COERCIONS: dict[str, tuple[str, ...]] = {
+    "PNat": ("Nat",),
+    "Nat": ("Int", "NNReal", "ENNReal"),
+    "Int": ("Rat",),
+    "Rat": ("Real",),
+    "NNReal": ("Real", "ENNReal"),
+    "Real": ("Complex",),
+    "ENNReal": (),
+    "Complex": (),
+}
+
+
+def coerces(source: str, target: str) -> bool:
+    """``True`` when Lean coerces a ``source`` value to ``target`` (reflexive, transitive)."""
+    if source == target:
+        return True
+    return any(coerces(step, target) for step in COERCIONS.get(source, ()))
 
 
 @dataclass(frozen=True)
 class Ty:
-    """A Lean type. ``kind`` is one of ``Nat Int Rat Real Complex Prop Bool Fin Fun Matrix
+    """A Lean type. ``kind`` is one of :data:`NUMERIC_KINDS` or ``Prop Bool Fin Fun Matrix
     Finset TyVar Sort Unknown``; ``args`` depend on the kind:
 
     - ``Fin``: ``(n,)`` with ``n`` a sympy expression;
@@ -45,7 +69,7 @@ class Ty:
 
     @property
     def is_numeric(self) -> bool:
-        return self.kind in NUMERIC_ORDER
+        return self.kind in NUMERIC_KINDS
 
     @property
     def is_index(self) -> bool:
@@ -99,6 +123,9 @@ INT = Ty("Int")
 RAT = Ty("Rat")
 REAL = Ty("Real")
 COMPLEX = Ty("Complex")
+PNAT = Ty("PNat")
+NNREAL = Ty("NNReal")
+ENNREAL = Ty("ENNReal")
 PROP = Ty("Prop")
 BOOL = Ty("Bool")
 UNKNOWN = Ty("Unknown")
@@ -121,11 +148,15 @@ def numeric_max(a: Ty | None, b: Ty | None) -> Ty | None:
         return a
     ka = "Nat" if a.kind == "Fin" else a.kind
     kb = "Nat" if b.kind == "Fin" else b.kind
-    if ka in NUMERIC_ORDER and kb in NUMERIC_ORDER:
+    if ka in NUMERIC_KINDS and kb in NUMERIC_KINDS:
         if a.kind == "Fin" and b.kind == "Fin":
             return a
-        winner = a if NUMERIC_ORDER.index(ka) >= NUMERIC_ORDER.index(kb) else b
-        return winner
+        if coerces(kb, ka):
+            return a
+        if coerces(ka, kb):
+            return b
+        # no coercion either way (ℤ and ℝ≥0): both meet in ℝ
+        return REAL
     if a.is_array:
         return a
     return b if b.is_array else a
