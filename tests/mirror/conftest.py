@@ -25,7 +25,7 @@ def verdicts_of(source: str, root: Path) -> dict[str, StatementResult]:
     for name in ("lakefile.toml", "lean-toolchain"):
         shutil.copy(PLANTED / name, project / name)
     (project / "lean" / "Planted.lean").write_text(
-        "import Mathlib\n\nopen Real\n\n" + source, encoding="utf-8"
+        "import Mathlib\n\nopen Real NNReal ENNReal\n\n" + source, encoding="utf-8"
     )
     mirrors = build_mirrors(scan_project(project))
     return {m.name.rsplit(".", 1)[-1]: check_mirror(m, QUICK) for m in mirrors}
