@@ -987,7 +987,10 @@ class MpRuntime(MpFunctions, NumpyRuntime):
             if x == y:
                 continue
             exact = False
-            worst = max(worst, abs(x - y) / scale)  # norm-wise, as in NumpyRuntime.eq
+            gap = abs(x - y) / scale  # norm-wise, as in NumpyRuntime.eq
+            if not self.context.isfinite(gap):  # ⊤ against a number: infinitely apart
+                gap = self.context.inf
+            worst = max(worst, gap)
         err = np.array([float(worst)])
         ok = bool(worst <= (self.threshold if self.exact_mode else self.tolerance))
         return Truth(np.array([ok]), np.array([ok if self.exact_mode else exact]), err)
