@@ -159,16 +159,19 @@ def weight_blocks(
 def operator_blas(*args: object) -> np.ndarray:
     """``W`` as complex128 ``[n, n]`` from :func:`weight_blocks` (same arguments)."""
     n = args[0].shape[0]
-    out = np.zeros((n, n), dtype=np.complex128)
+    # Each row is written once, left to right (a fresh zeroed array would be written twice).
+    out = np.empty((n, n), dtype=np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         for r0, r1, re, im, factor in weight_blocks(*args):
-            for lanes, target in ((re, out.real), (im, out.imag)):
-                if lanes is None:
-                    continue
-                if factor is None:
-                    target[r0:r1, :r1] = lanes
-                else:
-                    np.multiply(lanes, factor, out=target[r0:r1, :r1])
+            target = out[r0:r1, :r1]
+            if im is None:  # real weights: the cast to complex writes +0.0 imaginary lanes
+                np.multiply(re, 1.0 if factor is None else factor, out=target)
+            elif factor is None:
+                target.real, target.imag = re, im
+            else:
+                np.multiply(re, factor, out=target.real)
+                np.multiply(im, factor, out=target.imag)
+            out[r0:r1, r1:] = 0.0
     return out
 
 
@@ -193,14 +196,14 @@ def head_blas(v: np.ndarray, *args: object) -> np.ndarray:
 def readout_ordered(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     """``O_i = sum_{j <= i} W_ij V_j`` accumulated over ``j`` in order, rows ``i >= j`` only."""
     n, c = v.shape
-    lower_re = np.tril(w.real)
-    lower_im = np.tril(w.imag)
-    out_re = np.zeros((n, c), dtype=np.float64)
-    out_im = np.zeros((n, c), dtype=np.float64)
+    columns = (np.ascontiguousarray(w.real.T), np.ascontiguousarray(w.imag.T))
+    planes = (np.zeros((n, c), dtype=np.float64), np.zeros((n, c), dtype=np.float64))
+    term = np.empty((n, c), dtype=np.float64)
     for j in range(n):
-        out_re[j:] += lower_re[j:, j, None] * v[j]
-        out_im[j:] += lower_im[j:, j, None] * v[j]
-    return complex_from_planes(out_re, out_im)
+        for column, plane in zip(columns, planes):
+            np.multiply(column[j, j:, None], v[j], out=term[j:])
+            plane[j:] += term[j:]
+    return complex_from_planes(*planes)
 
 
 def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
