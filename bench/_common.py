@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 
-def race(contenders: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+def race(contenders: dict[str, Callable[[], object]], rounds: int,
+         warm: bool = True) -> dict[str, float]:
     """Best wall time (seconds) of each contender over ``rounds`` interleaved rounds.
 
-    Every contender runs once untimed first (warm-up, lazy imports, allocator).
+    With ``warm``, every contender first runs once untimed (lazy imports, allocator).
     """
-    for run in contenders.values():
+    for run in contenders.values() if warm else ():
         run()
     best = {name: float("inf") for name in contenders}
     for _ in range(rounds):

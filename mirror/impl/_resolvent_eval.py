@@ -83,12 +83,12 @@ def weight_blocks(
     ``factor`` is ``None`` for 1, else a positive finite ``(rows, 1)`` column).
 
     At ``beta = 0`` an entry is ``G_ij e^{qk s_ij}``. Otherwise ``W_ij = G_ij e^{qk s_ij -
-    M_i} e^{M_i - beta log Z_i}``, the second factor once per row; a row whose factor would
-    leave ``[e^-700, e^700]`` takes ``e^{qk s_ij - beta log Z_i}`` directly. When a bound on
-    every logit, ``|qk s_ij| <= B``, shows that no ``exp`` can overflow or underflow (``B <=
-    300`` and ``|beta| (B + log n + 1) <= 300``), the shift is ``M_i = 0``: the same real
-    number without the extra pass. Dead entries (above the diagonal, or ``R_ij = 0``) are 0,
-    and a lane of ``G_ij`` that is exactly 0 stays as it is.
+    M_i} e^{M_i - beta log Z_i}`` with ``M_i`` the largest live logit of row ``i`` and the
+    second factor taken once per row; a row whose factor would leave ``[e^-700, e^700]``
+    takes ``e^{qk s_ij - beta log Z_i}`` directly. The shift keeps the reproducible path's
+    exact values: a row with one live entry reads exactly 1 at ``beta = 1``, and ``|W_ij| <=
+    1`` there. Dead entries (above the diagonal, or ``R_ij = 0``) are 0, and a lane of
+    ``G_ij`` that is exactly 0 stays as it is.
 
     Raises:
         LogitOverflow: a logit on a block's rows is not finite (folding the scale into ``Q``
@@ -104,9 +104,9 @@ def weight_blocks(
         with np.errstate(over="ignore", invalid="ignore"):
             scaled_q = q * (qk / math.sqrt(d))
             bound = float(np.abs(scaled_q).max(axis=0) @ np.abs(k).max(axis=0)) * (1 + 1e-9)
-    shifted = beta != 0.0 and not (
-        bound <= 300.0 and abs(beta) * (bound + math.log(n) + 1.0) <= 300.0
-    )
+    # |M_i - beta log Z_i| <= |1 - beta| B + |beta| log n: no row can be wide below 700, and
+    # the logits need not be kept once shifted.
+    keep_logits = not abs(1.0 - beta) * bound + abs(beta) * math.log(n) <= 600.0
     keys = np.ascontiguousarray(k.T)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
@@ -121,18 +121,19 @@ def weight_blocks(
                 if not bound < 1e300 and not np.isfinite(logit).all():
                     raise LogitOverflow(f"rows {r0}..{r1 - 1}")
             live = None if unit else modulus[r0:r1, :r1] > 0.0
-            if shifted:
-                masked = logit.copy() if unit else np.where(live, logit, -np.inf)
-                masked[:, r0:r1][dead] = -np.inf
-                row_max = masked.max(axis=1)[:, None]
-                scale = np.exp(logit - row_max)
-            else:  # no row can be wide: the logits are not needed again
+            if beta == 0.0:
                 row_max = 0.0
-                scale = np.exp(logit, out=logit)
-            if unit:
-                scale[:, r0:r1][dead] = 0.0
+                scale = np.exp(logit)
             else:
-                scale[~live] = 0.0
+                if unit:  # columns < r0 are all live; mask the diagonal block only
+                    diagonal = np.where(dead, -np.inf, logit[:, r0:r1]).max(axis=1)
+                    row_max = np.maximum(logit[:, :r0].max(axis=1, initial=-np.inf), diagonal)
+                else:
+                    row_max = np.where(live, logit, -np.inf).max(axis=1)
+                row_max = row_max[:, None]
+                scale = np.subtract(logit, row_max, out=None if keep_logits else logit)
+                np.exp(scale, out=scale)
+            _bury(scale, live, dead, r0)
             factor = None
             if beta != 0.0:
                 if unit:
@@ -144,8 +145,8 @@ def weight_blocks(
                 wide = (np.abs(shift) > 700.0)[:, 0]
                 factor = np.exp(np.where(wide[:, None], 0.0, shift))
                 if wide.any():
-                    direct = np.exp(logit[wide] - beta * log_z[wide])
-                    scale[wide] = np.where(scale[wide] != 0.0, direct, 0.0)
+                    scale[wide] = np.exp(logit[wide] - beta * log_z[wide])
+                    _bury(scale, live, dead, r0)
             if unit:
                 lanes = [scale, None]
             else:
@@ -154,6 +155,15 @@ def weight_blocks(
                     lane = plane[r0:r1, :r1]
                     lanes.append(np.where(live, np.where(lane != 0.0, lane * scale, lane), 0.0))
         yield r0, r1, lanes[0], lanes[1], factor
+
+
+def _bury(scale: np.ndarray, live: np.ndarray | None, dead: np.ndarray, r0: int) -> None:
+    """Zero a block's dead entries: ``~live``, or (every gate 1) the diagonal block's upper
+    triangle ``dead`` at columns ``r0 ..``."""
+    if live is None:
+        scale[:, r0 : r0 + dead.shape[1]][dead] = 0.0
+    else:
+        scale[~live] = 0.0
 
 
 def operator_blas(*args: object) -> np.ndarray:

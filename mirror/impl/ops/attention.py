@@ -124,7 +124,9 @@ def _banded_attention(scale: float, q: np.ndarray, k: np.ndarray, v: np.ndarray,
     lo = np.broadcast_to(lo, batch + (s_len,))
     hi = np.broadcast_to(hi, batch + (s_len,))
     out = np.zeros(batch + (s_len, hkv, g, d), dtype=q.dtype)
-    block = max(8, (1 << 17) // max(1, g * length))
+    # About 2 MiB of logits per block, at least 16 positions, and at most an eighth of S so
+    # that the causal triangle is mostly skipped.
+    block = max(16, min((1 << 18) // max(1, g * length), max(16, s_len // 8)))
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         for index in np.ndindex(*batch):
             for c in range(hkv):
