@@ -78,16 +78,20 @@ def weight_blocks(
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray | None, np.ndarray | None]]:
     """The BLAS path's operator, one causal row block at a time.
 
-    Yields ``(r0, r1, re, im, factor)``: rows ``r0 .. r1-1`` of ``W`` restricted to columns
-    ``< r1`` are ``re * factor`` and ``im * factor`` (``im`` is ``None`` when every gate is 1,
-    ``factor`` is ``None`` for 1, else a positive finite ``(rows, 1)`` column).
+    Yields ``(r0, r1, re, im, (apply, column))``: rows ``r0 .. r1-1`` of ``W`` restricted to
+    columns ``< r1`` are ``apply(re, column)`` and ``apply(im, column)``, with ``apply``
+    ``np.multiply`` or ``np.divide`` and ``column`` positive and finite (``1.0`` or ``(rows,
+    1)``); ``im`` is ``None`` when every gate is 1.
 
     At ``beta = 0`` an entry is ``G_ij e^{qk s_ij}``. Otherwise ``W_ij = G_ij e^{qk s_ij -
     M_i} e^{M_i - beta log Z_i}`` with ``M_i`` the largest live logit of row ``i`` and the
     second factor taken once per row; a row whose factor would leave ``[e^-700, e^700]``
     takes ``e^{qk s_ij - beta log Z_i}`` directly. The shift keeps the reproducible path's
     exact values: a row with one live entry reads exactly 1 at ``beta = 1``, and ``|W_ij| <=
-    1`` there. Dead entries (above the diagonal, or ``R_ij = 0``) are 0, and a lane of
+    1`` there. At ``beta = 1``, when a bound on every logit, ``|qk s_ij| <= B <= 300``, shows
+    that no ``exp`` can overflow or underflow, the shift is ``M_i = 0`` and ``W_ij = G_ij
+    e^{qk s_ij} / Z_i`` is one division (the same real number; a lone live entry is still
+    ``x / x = 1`` and a sum of non-negative terms is at least each of them). Dead entries (above the diagonal, or ``R_ij = 0``) are 0, and a lane of
     ``G_ij`` that is exactly 0 stays as it is.
 
     Raises:
@@ -107,6 +111,7 @@ def weight_blocks(
     # |M_i - beta log Z_i| <= |1 - beta| B + |beta| log n: no row can be wide below 700, and
     # the logits need not be kept once shifted.
     keep_logits = not abs(1.0 - beta) * bound + abs(beta) * math.log(n) <= 600.0
+    divide = beta == 1.0 and bound <= 300.0
     keys = np.ascontiguousarray(k.T)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
@@ -121,9 +126,9 @@ def weight_blocks(
                 if not bound < 1e300 and not np.isfinite(logit).all():
                     raise LogitOverflow(f"rows {r0}..{r1 - 1}")
             live = None if unit else modulus[r0:r1, :r1] > 0.0
-            if beta == 0.0:
+            if beta == 0.0 or divide:
                 row_max = 0.0
-                scale = np.exp(logit)
+                scale = np.exp(logit, out=logit)
             else:
                 if unit:  # columns < r0 are all live; mask the diagonal block only
                     diagonal = np.where(dead, -np.inf, logit[:, r0:r1]).max(axis=1)
@@ -134,16 +139,17 @@ def weight_blocks(
                 scale = np.subtract(logit, row_max, out=None if keep_logits else logit)
                 np.exp(scale, out=scale)
             _bury(scale, live, dead, r0)
-            factor = None
+            scaling = (np.multiply, 1.0)
             if beta != 0.0:
-                if unit:
-                    total = scale.sum(axis=1)
-                else:
-                    total = np.einsum("ij,ij->i", modulus[r0:r1, :r1], scale)
+                total = scale.sum(axis=1) if unit else np.einsum(
+                    "ij,ij->i", modulus[r0:r1, :r1], scale)
+            if divide:
+                scaling = (np.divide, total[:, None])
+            elif beta != 0.0:
                 log_z = row_max + np.log(total)[:, None]
                 shift = row_max - beta * log_z
                 wide = (np.abs(shift) > 700.0)[:, 0]
-                factor = np.exp(np.where(wide[:, None], 0.0, shift))
+                scaling = (np.multiply, np.exp(np.where(wide[:, None], 0.0, shift)))
                 if wide.any():
                     scale[wide] = np.exp(logit[wide] - beta * log_z[wide])
                     _bury(scale, live, dead, r0)
@@ -154,7 +160,7 @@ def weight_blocks(
                 for plane in (g_re, g_im):
                     lane = plane[r0:r1, :r1]
                     lanes.append(np.where(live, np.where(lane != 0.0, lane * scale, lane), 0.0))
-        yield r0, r1, lanes[0], lanes[1], factor
+        yield r0, r1, lanes[0], lanes[1], scaling
 
 
 def _bury(scale: np.ndarray, live: np.ndarray | None, dead: np.ndarray, r0: int) -> None:
@@ -172,15 +178,13 @@ def operator_blas(*args: object) -> np.ndarray:
     # Each row is written once, left to right (a fresh zeroed array would be written twice).
     out = np.empty((n, n), dtype=np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        for r0, r1, re, im, factor in weight_blocks(*args):
+        for r0, r1, re, im, (apply, column) in weight_blocks(*args):
             target = out[r0:r1, :r1]
             if im is None:  # real weights: the cast to complex writes +0.0 imaginary lanes
-                np.multiply(re, 1.0 if factor is None else factor, out=target)
-            elif factor is None:
-                target.real, target.imag = re, im
+                apply(re, column, out=target)
             else:
-                np.multiply(re, factor, out=target.real)
-                np.multiply(im, factor, out=target.imag)
+                apply(re, column, out=target.real)
+                apply(im, column, out=target.imag)
             out[r0:r1, r1:] = 0.0
     return out
 
@@ -188,18 +192,18 @@ def operator_blas(*args: object) -> np.ndarray:
 def head_blas(v: np.ndarray, *args: object) -> np.ndarray:
     """``O = W V`` as complex128 ``[n, c]`` from :func:`weight_blocks`, never forming ``W``.
 
-    Each block contributes ``(lanes V) * factor``: the per-row factor is applied to the
+    Each block contributes ``apply(lanes V, column)``: the per-row factor is applied to the
     ``(rows, c)`` product instead of the ``(rows, r1)`` weights.
     """
     n, c = v.shape
     out = np.zeros((n, c), dtype=np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        for r0, r1, re, im, factor in weight_blocks(*args):
+        for r0, r1, re, im, (apply, column) in weight_blocks(*args):
             for lanes, target in ((re, out.real), (im, out.imag)):
                 if lanes is None:
                     continue
                 product = lanes @ v[:r1]
-                target[r0:r1] = product if factor is None else product * factor
+                target[r0:r1] = apply(product, column)
     return out
 
 
