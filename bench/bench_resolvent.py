@@ -9,7 +9,9 @@ One causal softmax head with a readout ``O = W V``, float64, ``d = value_dim = 6
 - ``operator_readout``: the same readout in one pass, ``W`` never stored;
 - ``operator only``: the weights alone;
 - ``exact_order=True``: the bit-reproducible path, operator then readout;
-- at ``n = 128`` only, the spec's definition as a pure-Python triple loop.
+- at ``n = 128`` only, the spec's definition as a pure-Python triple loop;
+- ``fill complex128 [n, n]`` (``np.ones``): no attention at all, the cost of writing an
+  operator the size of ``W`` once, a floor for any ``operator`` that returns ``W``.
 
 NumPy's BLAS and torch run with the same number of threads (``--threads``, default 1).
 Times are best-of-``--rounds`` interleaved rounds; ``max |diff|`` is against SDPA.
@@ -77,7 +79,9 @@ def contenders(n: int, d: int, with_loop: bool) -> tuple[dict, dict]:
     }
     if with_loop:
         runs["pure-Python triple loop"] = lambda: loop_reference(q, k, v)
-    outputs = {name: run() for name, run in runs.items() if name != "operator only"}
+    runs["fill complex128 [n, n]"] = lambda: np.ones((n, n), dtype=np.complex128)
+    outputs = {name: run() for name, run in runs.items()
+               if name not in ("operator only", "fill complex128 [n, n]")}
     return runs, outputs
 
 

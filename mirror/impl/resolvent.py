@@ -32,13 +32,16 @@ Floating-point rules (they are what makes the spec's bitwise tests meaningful):
 
 The two rules above hold for ``exact_order=True`` (the reproducible path). By default
 :func:`operator` and :func:`readout` take the score and readout sums from BLAS matrix
-products and NumPy reductions over causal row blocks, where the spec does not fix the order;
-that is what brings the softmax corner to the speed of a fused attention kernel. The
-semantics (log-domain normaliser, live entries, refusals, exact zeros, the path product's
-order) are the same on both paths.
+products and NumPy reductions over causal row blocks, where the spec does not fix the order,
+and :func:`operator_readout` reads each block of ``W`` out as soon as it is formed, never
+storing ``W``. The semantics (the normaliser shifted by the row maximum wherever an
+exponential could leave the float64 range, live entries, refusals, exact zeros, the path
+product's order) are the same on both paths; values agree to rounding
+(``tests/impl/test_resolvent_fast.py`` states the tolerances). The evaluation itself lives in
+:mod:`mirror.impl._resolvent_eval`.
 
-Everything here is vectorized over the ``n^2`` entries; the only Python loops run over ``n``
-(one vectorized column update per step) or over ``d``.
+Everything is vectorized over the ``n^2`` entries; the only Python loops run over ``n`` (one
+vectorized column update per step), over ``d`` or over row blocks.
 """
 
 from __future__ import annotations
