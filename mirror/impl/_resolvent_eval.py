@@ -210,12 +210,14 @@ def head_blas(v: np.ndarray, *args: object) -> np.ndarray:
 def readout_ordered(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     """``O_i = sum_{j <= i} W_ij V_j`` accumulated over ``j`` in order, rows ``i >= j`` only."""
     n, c = v.shape
-    columns = (np.ascontiguousarray(w.real.T), np.ascontiguousarray(w.imag.T))
     planes = (np.zeros((n, c), dtype=np.float64), np.zeros((n, c), dtype=np.float64))
     term = np.empty((n, c), dtype=np.float64)
-    for j in range(n):
-        for column, plane in zip(columns, planes):
-            np.multiply(column[j, j:, None], v[j], out=term[j:])
+    for lanes, plane in zip((w.real, w.imag), planes):
+        columns = np.tril(lanes).T.copy()
+        if not columns.view(np.uint64).any():  # every lane +0.0 (e.g. the imaginary plane
+            continue  # at g = 0): each sum is +0.0, as it starts
+        for j in range(n):
+            np.multiply(columns[j, j:, None], v[j], out=term[j:])
             plane[j:] += term[j:]
     return complex_from_planes(*planes)
 
