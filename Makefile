@@ -44,8 +44,12 @@ test: $(TEST_STAMP)
 test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -m slow
 
+# Benchmarks print side-by-side ratios; bench_scaling.py also writes docs/bench/scaling.png.
+# OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are unset for the benchmarks only (a machine may set
+# them to a slower kernel); every table names the BLAS kernel in use (threadpoolctl).
 bench: $(TEST_STAMP)
-	for f in bench/bench_*.py; do echo "== $$f"; PYTHONPATH=. $(BIN)/python $$f || exit 1; done
+	for f in bench/bench_*.py; do echo "== $$f"; \
+	  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE PYTHONPATH=. $(BIN)/python $$f || exit 1; done
 
 clean:
 	rm -rf $(VENV) $(REPORT_DIR) .leanmirror .pytest_cache

@@ -1,39 +1,33 @@
-"""Benchmark: the resolvent operator's softmax corner, side by side in one process.
+"""Benchmark: the resolvent operator's softmax corner against torch SDPA, side by side.
 
-Three implementations of one causal softmax head with a readout ``O = W V``:
+One causal softmax head with a readout ``O = W V``, float64, ``d = value_dim = 64``:
 
-- ``ours``: :func:`mirror.impl.resolvent.operator` at ``Switches.SOFTMAX`` then :func:`readout`;
-- ``sdpa``: ``torch.nn.functional.scaled_dot_product_attention`` in float64, ``is_causal=True``;
-- ``loop``: the spec's definition as a pure-Python triple loop (O(n^2 d)).
+- ``torch SDPA``: ``torch.nn.functional.scaled_dot_product_attention(is_causal=True)``, the
+  reference every ratio is taken against;
+- ``operator + readout``: :func:`mirror.impl.resolvent.operator` at ``SOFTMAX`` then
+  :func:`readout` (default BLAS path; ``W`` is materialised as complex128 ``[n, n]``);
+- ``operator_readout``: the same readout in one pass, ``W`` never stored;
+- ``operator only``: the weights alone;
+- ``exact_order=True``: the bit-reproducible path, operator then readout;
+- at ``n = 128`` only, the spec's definition as a pure-Python triple loop;
+- ``fill complex128 [n, n]`` (``np.ones``): no attention at all, the cost of writing an
+  operator the size of ``W`` once, a floor for any ``operator`` that returns ``W``.
 
-All three run at ``n = 128`` (the loop is too slow beyond that); ``ours`` and ``sdpa`` also
-run at ``n = 1024``. ``d = 64`` and ``value_dim = 64`` throughout. Each time is the best of
-``k`` runs; ratios are against ``ours`` at the same ``n``. Agreement (max abs difference of
-the readouts) is printed beside the times.
+NumPy's BLAS and torch run with the same number of threads (``--threads``, default 1).
+Times are best-of-``--rounds`` interleaved rounds; ``max |diff|`` is against SDPA.
 
-Run: ``.venv/bin/python bench/bench_resolvent.py``
+Run: ``PYTHONPATH=. .venv/bin/python bench/bench_resolvent.py [--threads 1] [--rounds 15]``
 """
 
 from __future__ import annotations
 
+import argparse
 import math
-import time
-from typing import Callable
 
 import numpy as np
 
-from mirror.impl.resolvent import SOFTMAX, operator, readout
-
-
-def best_time(run: Callable[[], object], repeats: int) -> tuple[float, object]:
-    """Best wall time of ``repeats`` calls, and the last result."""
-    best = math.inf
-    result: object = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - start)
-    return best, result
+from bench._common import race, threads
+from mirror.impl.resolvent import SOFTMAX, operator, operator_readout, readout
 
 
 def loop_reference(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -61,52 +55,57 @@ def loop_reference(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
-def main() -> None:
-    """Run the benchmark and print the table."""
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is an optional dependency
-        torch = None
+def contenders(n: int, d: int, with_loop: bool) -> tuple[dict, dict]:
+    """The implementations at size ``n`` and their outputs (for agreement)."""
+    import torch
+
+    rng = np.random.default_rng(n)
+    q, k, v = (rng.standard_normal((n, d)) for _ in range(3))
+    u, theta = np.ones(n), np.zeros(n)
+    tq, tk, tv = (torch.from_numpy(x)[None, None] for x in (q, k, v))
+
+    def sdpa() -> np.ndarray:
+        with torch.no_grad():
+            out = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True)
+        return out[0, 0].numpy()
+
+    runs = {
+        "torch SDPA float64": sdpa,
+        "operator + readout": lambda: readout(operator(q, k, u, theta, SOFTMAX), v),
+        "operator_readout (fused)": lambda: operator_readout(q, k, u, theta, v, SOFTMAX),
+        "operator only": lambda: operator(q, k, u, theta, SOFTMAX),
+        "exact_order=True op + readout": lambda: readout(
+            operator(q, k, u, theta, SOFTMAX, exact_order=True), v, exact_order=True),
+    }
+    if with_loop:
+        runs["pure-Python triple loop"] = lambda: loop_reference(q, k, v)
+    runs["fill complex128 [n, n]"] = lambda: np.ones((n, n), dtype=np.complex128)
+    outputs = {name: run() for name, run in runs.items()
+               if name not in ("operator only", "fill complex128 [n, n]")}
+    return runs, outputs
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print one table per size."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=1, help="threads for BLAS and torch")
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved timing rounds")
+    args = parser.parse_args(argv)
     d = 64
-    rows = []
-    for n, repeats, with_loop in ((128, 20, True), (1024, 7, False)):
-        rng = np.random.default_rng(n)
-        q = rng.standard_normal((n, d))
-        k = rng.standard_normal((n, d))
-        v = rng.standard_normal((n, d))
-        u = np.ones(n)
-        theta = np.zeros(n)
-        t_ours, ours = best_time(lambda: readout(operator(q, k, u, theta, SOFTMAX), v), repeats)
-        t_op, _ = best_time(lambda: operator(q, k, u, theta, SOFTMAX), repeats)
-        rows.append((n, "ours (operator+readout)", t_ours, 1.0, math.nan))
-        rows.append((n, "ours (operator only)", t_op, t_op / t_ours, math.nan))
-        if torch is not None:
-            tq, tk, tv = (torch.from_numpy(x)[None, None] for x in (q, k, v))
-
-            def sdpa() -> np.ndarray:
-                with torch.no_grad():
-                    out = torch.nn.functional.scaled_dot_product_attention(
-                        tq, tk, tv, is_causal=True
-                    )
-                return out[0, 0].numpy()
-
-            t_sdpa, ref = best_time(sdpa, repeats)
-            rows.append((n, "torch SDPA float64", t_sdpa, t_sdpa / t_ours, _gap(ours, ref)))
-        if with_loop:
-            t_loop, ref = best_time(lambda: loop_reference(q, k, v), 2)
-            rows.append((n, "pure-Python triple loop", t_loop, t_loop / t_ours, _gap(ours, ref)))
-    threads = torch.get_num_threads() if torch is not None else "n/a"
-    print(f"softmax corner, d = value_dim = {d}; torch threads = {threads}")
-    header = f"{'implementation':<26}{'best time (s)':>14}{'time / ours':>13}{'max |diff|':>12}"
-    print(f"{'n':>5}  {header}")
-    for n, name, seconds, ratio, gap in rows:
-        gap_text = "" if math.isnan(gap) else f"{gap:.1e}"
-        print(f"{n:>5}  {name:<26}{seconds:>14.5f}{ratio:>13.3f}{gap_text:>12}")
-
-
-def _gap(ours: np.ndarray, other: np.ndarray) -> float:
-    """Max abs difference between our complex readout and a real reference."""
-    return float(np.max(np.abs(ours - other)))
+    with threads(args.threads) as summary:
+        print(f"softmax corner, float64, d = value_dim = {d}; {summary}")
+        for n, with_loop in ((128, True), (1024, False)):
+            runs, outputs = contenders(n, d, with_loop)
+            rounds = 3 if with_loop else args.rounds
+            best = race(runs, rounds)
+            reference = outputs["torch SDPA float64"]
+            base = best["torch SDPA float64"]
+            print(f"\nn = {n} (best of {rounds} interleaved rounds)")
+            print(f"  {'implementation':<32}{'best (ms)':>11}{'/ SDPA':>9}{'max |diff|':>12}")
+            for name, seconds in best.items():
+                gap = (f"{float(np.max(np.abs(outputs[name] - reference))):.1e}"
+                       if name in outputs else "")
+                print(f"  {name:<32}{seconds * 1e3:>11.3f}{seconds / base:>9.2f}{gap:>12}")
 
 
 if __name__ == "__main__":

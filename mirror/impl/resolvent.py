@@ -30,8 +30,18 @@ Floating-point rules (they are what makes the spec's bitwise tests meaningful):
 - The row normaliser sums its terms over ``j = 0 .. i`` in order. Consequently each row ``i``
   of :func:`operator` depends only on inputs ``0 .. i`` and is bitwise independent of ``n``.
 
-Everything here is vectorized over the ``n^2`` entries; the only Python loops run over ``n``
-(one vectorized column update per step) or over ``d``.
+The two rules above hold for ``exact_order=True`` (the reproducible path). By default
+:func:`operator` and :func:`readout` take the score and readout sums from BLAS matrix
+products and NumPy reductions over causal row blocks, where the spec does not fix the order,
+and :func:`operator_readout` reads each block of ``W`` out as soon as it is formed, never
+storing ``W``. The semantics (the normaliser shifted by the row maximum wherever an
+exponential could leave the float64 range, live entries, refusals, exact zeros, the path
+product's order) are the same on both paths; values agree to rounding
+(``tests/impl/test_resolvent_fast.py`` states the tolerances). The evaluation itself lives in
+:mod:`mirror.impl._resolvent_eval`.
+
+Everything is vectorized over the ``n^2`` entries; the only Python loops run over ``n`` (one
+vectorized column update per step), over ``d`` or over row blocks.
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from bridge.errors import InvalidArgument, LeanMirrorError
+from mirror.impl import _resolvent_eval as _eval
 
 __all__ = [
     "NonFinite",
@@ -54,6 +65,7 @@ __all__ = [
     "chain_label",
     "gate",
     "operator",
+    "operator_readout",
     "path_product",
     "readout",
 ]
@@ -174,8 +186,8 @@ def gate(m: Any, theta: Any) -> Any:
     """
     m_arr = _real_array(m, "m")
     theta_arr = _real_array(theta, "theta")
-    re, im = _gate_planes(m_arr, theta_arr)
-    out = _complex_from_planes(re, im)
+    re, im = _eval.gate_planes(m_arr, theta_arr)
+    out = _eval.complex_from_planes(re, im)
     if out.ndim == 0:
         return complex(out)
     return out
@@ -193,8 +205,8 @@ def path_product(a: Any) -> np.ndarray:
     logarithm).
     """
     arr = _complex_vector(a, "a")
-    re, im = _path_planes(arr.real.copy(), arr.imag.copy())
-    return _complex_from_planes(re, im)
+    re, im = _eval.path_planes(arr.real.copy(), arr.imag.copy())
+    return _eval.complex_from_planes(re, im)
 
 
 # --------------------------------------------------------------------------- operator
@@ -209,6 +221,7 @@ def operator(
     *,
     seq: int | None = None,
     head_dim: int | None = None,
+    exact_order: bool = False,
 ) -> np.ndarray:
     """The head's weight matrix ``W`` as complex128 ``[seq, seq]`` (zero above the diagonal).
 
@@ -227,6 +240,15 @@ def operator(
     ``+-inf``. It never reads NaN: a dead entry (``R_ij == 0``) is exactly 0 and a part (real or
     imaginary lane) of ``G_ij`` that is exactly 0 stays 0 rather than becoming ``0 * inf``.
 
+    Two evaluations share these semantics. The default takes the logits ``Q K^T`` and the
+    row sums from BLAS/NumPy reductions, over causal row blocks, and agrees with the other to
+    a few units in the last place of the logits (the spec leaves that summation order open;
+    the path product keeps its fixed order). ``exact_order=True`` is the bit-reproducible
+    evaluation of the module doc: logits summed in ``t`` order without fused multiply-adds,
+    row sums in ``j`` order, so each row is bitwise independent of BLAS, of the machine and
+    of ``n``. Both evaluate ``qk = 0`` (logit exactly 0) and ``beta = 0`` (``G_ij e^{qk
+    s_ij}``) alike; at ``(qk, beta) = (0, 0)`` they agree bitwise.
+
     Raises:
         NonFinite: a NaN/infinite switch, query, key, magnitude (``u``) or phase (``theta``), a
             blended phase ``g theta_k`` that overflows, or a logit ``qk s_ij`` (``j <= i``) that
@@ -234,69 +256,125 @@ def operator(
         InvalidArgument: (a ``ValueError``) shapes that do not fit together, or ``head_dim ==
             0`` with ``seq > 0`` (the source panics there).
     """
-    sw = _switches(switches)
-    u_vec = _real_vector(u, "u")
-    theta_vec = _real_vector(theta, "theta")
-    q_mat, k_mat, n, d = _query_key(q, k, u_vec, theta_vec, seq, head_dim)
-
-    for name, value in (("beta", sw.beta), ("qk", sw.qk), ("g", sw.g)):
-        if not math.isfinite(value):
-            raise NonFinite("switch", f"Switches.{name} = {value!r}")
-    _refuse_non_finite(q_mat, "query", "q")
-    _refuse_non_finite(k_mat, "key", "k")
-    _refuse_non_finite(u_vec, "magnitude", "u")
-    _refuse_non_finite(theta_vec, "phase", "theta")
-
-    m, blended = blend(u_vec, theta_vec, sw.g)
-    m = np.asarray(m, dtype=np.float64).reshape(n)
-    blended = np.asarray(blended, dtype=np.float64).reshape(n)
-    bad = np.flatnonzero(~np.isfinite(blended))
-    if bad.size:
-        i = int(bad[0])
-        raise NonFinite(
-            "blended phase",
-            f"g * theta[{i}] = {sw.g!r} * {float(theta_vec[i])!r} overflows",
-        )
-
-    if n == 0:
+    head = _Head.prepare(q, k, u, theta, switches, seq, head_dim)
+    if head.n == 0:
         return np.zeros((0, 0), dtype=np.complex128)
+    if not exact_order:
+        try:
+            return _eval.operator_blas(*head.blas_args())
+        except _eval.LogitOverflow:
+            pass  # the reproducible path refuses, or evaluates where BLAS scaling overflowed
+    return head.ordered()
 
-    causal = np.tri(n, n, dtype=bool)
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        if sw.qk == 0.0:
-            logit = np.zeros((n, n), dtype=np.float64)
-        else:
-            logit = sw.qk * _scaled_logits(q_mat, k_mat, d)
-        bad_logit = causal & ~np.isfinite(logit)
+
+def operator_readout(
+    q: Any,
+    k: Any,
+    u: Any,
+    theta: Any,
+    v: Any,
+    switches: Switches | tuple[float, float, float] = Switches.SOFTMAX,
+    *,
+    exact_order: bool = False,
+) -> np.ndarray:
+    """``readout(operator(q, k, u, theta, switches), v)`` in one pass, as complex128 ``[n, c]``.
+
+    Same arguments, semantics and refusals as :func:`operator` then :func:`readout` (``q``,
+    ``k`` two-dimensional, ``v`` of shape ``(n, c)`` or ``(n,)``). On the default path the
+    weights are never stored: each causal row block of ``W`` is read out as soon as it is
+    formed, and its row factor ``e^{M_i - beta log Z_i}`` multiplies the ``(rows, c)`` product
+    rather than the weights, so the result agrees with the two-step form to rounding.
+    ``exact_order=True`` is exactly ``readout(operator(..., exact_order=True), v,
+    exact_order=True)``.
+    """
+    head = _Head.prepare(q, k, u, theta, switches, None, None)
+    v_mat = _real_array(v, "v")
+    if v_mat.ndim == 1:
+        v_mat = v_mat.reshape(-1, 1)
+    if v_mat.ndim != 2 or v_mat.shape[0] != head.n:
+        raise InvalidArgument(
+            f"operator_readout: v has shape {v_mat.shape}; expected ({head.n}, value_dim) "
+            f"to fit seq={head.n}"
+        )
+    _refuse_non_finite(v_mat, "value", "v")
+    if head.n and not exact_order:
+        try:
+            return _eval.head_blas(v_mat, *head.blas_args())
+        except _eval.LogitOverflow:
+            pass
+    w = head.ordered() if head.n else np.zeros((0, 0), dtype=np.complex128)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if exact_order:
+            return _eval.readout_ordered(w, v_mat)
+        return _eval.readout_blas(w, v_mat)
+
+
+@dataclass(frozen=True)
+class _Head:
+    """Checked inputs of one head: ``q``, ``k`` as ``(n, d)``, the blended gate planes."""
+
+    q: np.ndarray
+    k: np.ndarray
+    switches: Switches
+    m: np.ndarray
+    a_re: np.ndarray
+    a_im: np.ndarray
+    unit: bool
+
+    @property
+    def n(self) -> int:
+        return self.q.shape[0]
+
+    @classmethod
+    def prepare(cls, q, k, u, theta, switches, seq, head_dim) -> "_Head":
+        """Check shapes, refuse non-finite input and blend the gates (see :func:`operator`)."""
+        sw = _switches(switches)
+        u_vec = _real_vector(u, "u")
+        theta_vec = _real_vector(theta, "theta")
+        q_mat, k_mat, n, _ = _query_key(q, k, u_vec, theta_vec, seq, head_dim)
+
+        for name, value in (("beta", sw.beta), ("qk", sw.qk), ("g", sw.g)):
+            if not math.isfinite(value):
+                raise NonFinite("switch", f"Switches.{name} = {value!r}")
+        _refuse_non_finite(q_mat, "query", "q")
+        _refuse_non_finite(k_mat, "key", "k")
+        _refuse_non_finite(u_vec, "magnitude", "u")
+        _refuse_non_finite(theta_vec, "phase", "theta")
+
+        m, blended = blend(u_vec, theta_vec, sw.g)
+        m = np.asarray(m, dtype=np.float64).reshape(n)
+        blended = np.asarray(blended, dtype=np.float64).reshape(n)
+        bad = np.flatnonzero(~np.isfinite(blended))
+        if bad.size:
+            i = int(bad[0])
+            raise NonFinite(
+                "blended phase",
+                f"g * theta[{i}] = {sw.g!r} * {float(theta_vec[i])!r} overflows",
+            )
+        a_re, a_im = _eval.gate_planes(m, blended)
+        # Every gate exactly 1 (e.g. g = 0): the ordered products are exactly 1 + 0i on the
+        # causal triangle, so the loops are skipped (bitwise the same result).
+        unit = bool(np.all(a_re[1:] == 1.0) and np.all(a_im[1:] == 0.0))
+        return cls(q_mat, k_mat, sw, m, a_re, a_im, unit)
+
+    def blas_args(self) -> tuple:
+        """Arguments of :func:`_resolvent_eval.weight_blocks`."""
+        sw = self.switches
+        return (self.q, self.k, self.m, self.a_re, self.a_im, self.unit, sw.beta, sw.qk)
+
+    def ordered(self) -> np.ndarray:
+        """``W`` on the reproducible path; refuses a non-finite causal logit."""
+        sw = self.switches
+        n, d = self.q.shape
+        logit = _eval.ordered_logits(self.q, self.k, sw.qk)
+        bad_logit = np.tri(n, n, dtype=bool) & ~np.isfinite(logit)
         if bad_logit.any():
             i, j = (int(x) for x in np.argwhere(bad_logit)[0])
             raise NonFinite(
                 "logit",
                 f"qk * s[{i}, {j}] = {sw.qk!r} * <q_{i}, k_{j}>/sqrt({d}) is {logit[i, j]!r}",
             )
-
-        a_re, a_im = _gate_planes(m, blended)
-        if np.all(a_re[1:] == 1.0) and np.all(a_im[1:] == 0.0):
-            # Every gate is exactly 1 (e.g. g = 0): the ordered products are exactly 1 + 0i
-            # on the causal triangle, so skip the loops (bitwise the same result).
-            g_re = causal.astype(np.float64)
-            g_im = np.zeros((n, n), dtype=np.float64)
-            modulus = g_re
-        else:
-            g_re, g_im = _path_planes(a_re, a_im)
-            modulus = _path_modulus(m)
-        live = causal & (modulus > 0.0)
-
-        shifted = np.where(live, logit, -np.inf)
-        row_max = shifted.max(axis=1)
-        terms = np.where(live, modulus * np.exp(shifted - row_max[:, None]), 0.0)
-        total = _ordered_row_sum(terms)
-        log_z = row_max + np.log(total)
-
-        scale = np.exp(logit - sw.beta * log_z[:, None])
-        w_re = np.where(live, np.where(g_re != 0.0, g_re * scale, g_re), 0.0)
-        w_im = np.where(live, np.where(g_im != 0.0, g_im * scale, g_im), 0.0)
-    return _complex_from_planes(w_re, w_im)
+        return _eval.operator_ordered(logit, self.m, self.a_re, self.a_im, self.unit, sw.beta)
 
 
 def readout(
@@ -305,6 +383,7 @@ def readout(
     *,
     seq: int | None = None,
     value_dim: int | None = None,
+    exact_order: bool = False,
 ) -> np.ndarray:
     """The readout ``O_i = sum_{j <= i} W_ij V_j`` as complex128 ``[seq, value_dim]``.
 
@@ -314,6 +393,11 @@ def readout(
     readout is causal whatever ``w`` holds there. Non-finite values are refused with
     ``NonFinite(input="value")``; a ``w`` holding ``+-inf`` (an overflowed operator away from
     ``beta = 1``) gives an undefined result, as in the source, and is not guarded.
+
+    By default the sums are BLAS matrix products over causal row blocks (a block whose
+    imaginary lanes are all zero skips its imaginary product). ``exact_order=True`` sums
+    ``j = 0 .. i`` in order, one rounding per product and per addition, so row ``i`` is
+    bitwise independent of BLAS and of ``n``.
     """
     w_arr = _as_array(w, "w", allow_complex=True).astype(np.complex128, copy=False)
     v_arr = _real_array(v, "v")
@@ -349,10 +433,10 @@ def readout(
             f"({n}, value_dim) to fit w of shape {w_arr.shape}"
         )
     _refuse_non_finite(v_arr, "value", "v")
-    lower_re = np.tril(w_arr.real)
-    lower_im = np.tril(w_arr.imag)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _complex_from_planes(lower_re @ v_arr, lower_im @ v_arr)
+        if exact_order:
+            return _eval.readout_ordered(w_arr, v_arr)
+        return _eval.readout_blas(w_arr, v_arr)
 
 
 def chain_label(a: Any, b: Any) -> np.ndarray:
@@ -389,90 +473,10 @@ def chain_label(a: Any, b: Any) -> np.ndarray:
             )
         out_re[i] = y_re
         out_im[i] = y_im
-    return _complex_from_planes(out_re, out_im)
+    return _eval.complex_from_planes(out_re, out_im)
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _gate_planes(m: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Real and imaginary planes of ``m e^{i theta}``: ``(m cos theta, m sin theta)``."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        return m * np.cos(theta), m * np.sin(theta)
-
-
-def _path_planes(a_re: np.ndarray, a_im: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Planes of the path product, ``G[i, j] = G[i, j+1] * a[j+1]`` column by column.
-
-    The work is done on the transpose (``T[j, i] = G[i, j]``) so that each step writes one
-    contiguous row: ``T[c, c+1:] = T[c+1, c+1:] * a[c+1]``.
-    """
-    n = a_re.size
-    t_re = np.zeros((n, n), dtype=np.float64)
-    t_im = np.zeros((n, n), dtype=np.float64)
-    diagonal = np.arange(n)
-    t_re[diagonal, diagonal] = 1.0
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        for c in range(n - 2, -1, -1):
-            prev_re = t_re[c + 1, c + 1 :]
-            prev_im = t_im[c + 1, c + 1 :]
-            ar = a_re[c + 1]
-            ai = a_im[c + 1]
-            t_re[c, c + 1 :] = prev_re * ar - prev_im * ai
-            t_im[c, c + 1 :] = prev_re * ai + prev_im * ar
-    return t_re.T.copy(), t_im.T.copy()
-
-
-def _path_modulus(m: np.ndarray) -> np.ndarray:
-    """``R_ij = prod_{k=j+1}^{i} m_k``, in the same order as :func:`_path_planes`."""
-    n = m.size
-    t = np.zeros((n, n), dtype=np.float64)
-    diagonal = np.arange(n)
-    t[diagonal, diagonal] = 1.0
-    with np.errstate(under="ignore"):
-        for c in range(n - 2, -1, -1):
-            t[c, c + 1 :] = t[c + 1, c + 1 :] * m[c + 1]
-    return t.T.copy()
-
-
-def _scaled_logits(q: np.ndarray, k: np.ndarray, d: int) -> np.ndarray:
-    """``s_ij = (sum_{t=0}^{d-1} q_it k_jt) / sqrt(d)``, summed in ``t`` order from 0.0.
-
-    Vectorized over ``(i, j)`` in row blocks that fit in cache; one multiply and one add per
-    ``t`` (never a fused multiply-add), so the value does not depend on BLAS or on ``n``.
-    """
-    n = q.shape[0]
-    out = np.zeros((n, n), dtype=np.float64)
-    k_cols = np.ascontiguousarray(k.T)
-    block = max(1, 65536 // max(n, 1))
-    product = np.empty((block, n), dtype=np.float64)
-    for start in range(0, n, block):
-        stop = min(n, start + block)
-        acc = out[start:stop]
-        tmp = product[: stop - start]
-        for t in range(d):
-            np.multiply(q[start:stop, t : t + 1], k_cols[t], out=tmp)
-            np.add(acc, tmp, out=acc)
-    out /= math.sqrt(d)
-    return out
-
-
-def _ordered_row_sum(terms: np.ndarray) -> np.ndarray:
-    """Row sums taken over ``j = 0, 1, ..`` in order (so row ``i`` does not depend on ``n``)."""
-    columns = np.ascontiguousarray(terms.T)
-    total = np.zeros(terms.shape[0], dtype=np.float64)
-    for j in range(columns.shape[0]):
-        total += columns[j]
-    return total
-
-
-def _complex_from_planes(re: np.ndarray, im: np.ndarray) -> np.ndarray:
-    """A complex128 array whose parts are exactly ``re`` and ``im`` (no arithmetic)."""
-    re, im = np.broadcast_arrays(np.asarray(re, dtype=np.float64), np.asarray(im, dtype=np.float64))
-    out = np.empty(re.shape, dtype=np.complex128)
-    out.real = re
-    out.imag = im
-    return out
 
 
 def _switches(value: Any) -> Switches:

@@ -84,6 +84,106 @@ def _grouped_attention(scale: float, q: np.ndarray, k: np.ndarray, v: np.ndarray
     return np.moveaxis(probs @ vh, -2, -4)  # [..., S, Hkv, G, D]
 
 
+#: Per-head work ``S * L`` from which causal and sliding attention take the blocked path.
+BLOCKED_MIN_WORK = 64 * 64
+
+
+def _windowed_attention(scale: float, q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                        pos: np.ndarray, window: int | None) -> np.ndarray:
+    """Causal (``window=None``) or sliding attention: key ``l`` is visible from position ``p``
+    iff ``l <= p`` and ``l + window > p``. Small heads take the vectorized path, large ones
+    :func:`_banded_attention` (the same values up to rounding)."""
+    keys = np.arange(k.shape[-3])
+    if q.shape[-4] * k.shape[-3] < BLOCKED_MIN_WORK:
+        mask = keys <= pos[..., :, None]
+        if window is not None:
+            mask = mask & (keys + window > pos[..., :, None])
+        return _grouped_attention(scale, q, k, v, mask)
+    lo = np.zeros_like(pos) if window is None else pos - window + 1
+    return _banded_attention(scale, q, k, v, lo, pos)
+
+
+def _banded_attention(scale: float, q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                      lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Grouped attention where query ``s`` sees keys ``lo[s] <= l <= hi[s]``, by BLAS blocks.
+
+    Per batch element and KV head, the ``G`` query heads are stacked (rows ``(s, g)``) and
+    taken in blocks of positions; a block only multiplies the keys some of its rows can see.
+    ``scale`` is folded into the queries and the normaliser is applied to the ``(rows, D)``
+    output instead of the weights, so values agree with :func:`_grouped_attention` to
+    rounding. When a bound on every logit of a head (``sum_e max|q_e| max|k_e|``) is at most
+    300, no ``exp`` can overflow or underflow and the max-shift is skipped (softmax is
+    shift-invariant). A row that sees no key is 0.
+    """
+    length, hkv, d = k.shape[-3:]
+    s_len, _, g, _ = q.shape[-4:]
+    batch = np.broadcast_shapes(q.shape[:-4], k.shape[:-3], v.shape[:-3], lo.shape[:-1])
+    q = np.broadcast_to(q, batch + q.shape[-4:])
+    k = np.broadcast_to(k, batch + k.shape[-3:])
+    v = np.broadcast_to(v, batch + v.shape[-3:])
+    lo = np.broadcast_to(lo, batch + (s_len,))
+    hi = np.broadcast_to(hi, batch + (s_len,))
+    out = np.zeros(batch + (s_len, hkv, g, d), dtype=q.dtype)
+    # About 2 MiB of logits per block, at least 16 positions, and at most an eighth of S so
+    # that the causal triangle is mostly skipped.
+    block = max(16, min((1 << 18) // max(1, g * length), max(16, s_len // 8)))
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for index in np.ndindex(*batch):
+            for c in range(hkv):
+                heads = (q[index][:, c] * q.dtype.type(scale)).reshape(s_len * g, d)
+                k_rows = np.ascontiguousarray(k[index][:, c])
+                v_rows = np.ascontiguousarray(v[index][:, c])
+                bound = float(np.abs(heads).max(axis=0, initial=0.0)
+                              @ np.abs(k_rows).max(axis=0, initial=0.0))
+                for s0 in range(0, s_len, block):
+                    s1 = min(s_len, s0 + block)
+                    out[index][s0:s1, c] = _band_block(
+                        heads[s0 * g : s1 * g], k_rows, v_rows, lo[index][s0:s1],
+                        hi[index][s0:s1], g, bound <= 300.0)
+    return out
+
+
+def _band_block(heads: np.ndarray, k: np.ndarray, v: np.ndarray, lo: np.ndarray,
+                hi: np.ndarray, g: int, bounded: bool) -> np.ndarray:
+    """One block of :func:`_banded_attention`: ``rows`` positions times ``g`` heads;
+    ``bounded``: every logit is within ``+-300``, so the max-shift is skipped."""
+    rows = lo.size
+    d = v.shape[-1]
+    first = max(0, int(lo.min()))
+    stop = min(k.shape[0], int(hi.max()) + 1)
+    if stop <= first:
+        return np.zeros((rows, g, d), dtype=heads.dtype)
+    # Columns [full0, full1) are visible from every row; masks only touch the rest.
+    full0 = max(first, int(lo.max()))
+    full1 = min(stop, int(hi.min()) + 1)
+    if full1 <= full0:
+        full0 = full1 = first
+    logits = (heads @ k[first:stop].T).reshape(rows, g, stop - first)
+    top = np.full((rows, g), -np.inf, dtype=logits.dtype)
+    if full1 > full0 and not bounded:
+        top = logits[..., full0 - first : full1 - first].max(axis=-1)
+    partial = []
+    for a, z in ((first, full0), (full1, stop)):
+        if z > a:
+            cols = np.arange(a, z)
+            hidden = ((cols < lo[:, None]) | (cols > hi[:, None]))[:, None, :]
+            part = logits[..., a - first : z - first]
+            if not bounded:
+                top = np.maximum(top, np.where(hidden, -np.inf, part).max(axis=-1))
+            partial.append((part, hidden))
+    if not bounded:
+        top = np.where(np.isfinite(top), top, 0.0)
+        np.subtract(logits, top[..., None], out=logits)
+    np.exp(logits, out=logits)
+    for part, hidden in partial:
+        np.copyto(part, 0.0, where=hidden)
+    total = logits.sum(axis=-1)
+    values = logits.reshape(rows * g, stop - first) @ v[first:stop]
+    values = values.reshape(rows, g, d)
+    values /= np.where(total > 0, total, 1.0)[..., None]
+    return values
+
+
 def _positions(pos: Any, q: np.ndarray) -> np.ndarray:
     """Query positions ``pos[..., S]`` (natural numbers) matching ``q``'s ``S`` axis."""
     p = _int_array("pos", pos, min_ndim=1)
@@ -107,10 +207,7 @@ def causal_gqa(scale: Any, pos: Any, q: Any, k: Any, v: Any, *, dtype: Any = Non
     dt = _dtype(dtype)
     sc = _scalar("scale", scale)
     qa, ka, va = _qkv(q, k, v, dt)
-    p = _positions(pos, qa)
-    keys = np.arange(ka.shape[-3])
-    mask = keys <= p[..., :, None]
-    return _grouped_attention(sc, qa, ka, va, mask)
+    return _windowed_attention(sc, qa, ka, va, _positions(pos, qa), None)
 
 
 def sliding_gqa(scale: Any, window: Any, pos: Any, q: Any, k: Any, v: Any, *,
@@ -124,10 +221,7 @@ def sliding_gqa(scale: Any, window: Any, pos: Any, q: Any, k: Any, v: Any, *,
     sc = _scalar("scale", scale)
     w = _natural("window", window)
     qa, ka, va = _qkv(q, k, v, dt)
-    p = _positions(pos, qa)
-    keys = np.arange(ka.shape[-3])
-    mask = (keys <= p[..., :, None]) & (keys + w > p[..., :, None])
-    return _grouped_attention(sc, qa, ka, va, mask)
+    return _windowed_attention(sc, qa, ka, va, _positions(pos, qa), w)
 
 
 def _decode_query(q: Any, k: np.ndarray, dt: np.dtype) -> np.ndarray:

@@ -1,0 +1,331 @@
+"""How the resolvent operator is evaluated: the reproducible path and the BLAS path.
+
+Private to :mod:`mirror.impl.resolvent`, which checks arguments and refuses non-finite input
+before anything here runs. Planes are float64 arrays; complex numbers are carried as separate
+real and imaginary planes (see the module doc of :mod:`mirror.impl.resolvent`).
+
+- The reproducible path (``exact_order=True``) sums the logits over ``t`` and the row
+  normaliser over ``j`` in fixed order, one rounding per operation, on the whole ``n x n``
+  plane.
+- The BLAS path works on causal row blocks: block ``[r0, r1)`` of rows only touches columns
+  ``< r1`` (the rest of the triangle is zero). Its logits are one matrix product ``(qk /
+  sqrt(d)) Q K^T``, its row sums NumPy's. Path products keep their fixed order on both paths.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+import numpy as np
+
+
+class LogitOverflow(ArithmeticError):
+    """A BLAS logit on a block's rows is not finite: the reproducible path must decide."""
+
+
+def ordered_logits(q: np.ndarray, k: np.ndarray, qk: float) -> np.ndarray:
+    """``qk * s_ij`` on the reproducible path (exactly 0 when ``qk == 0``)."""
+    n, d = q.shape
+    if qk == 0.0:
+        return np.zeros((n, n), dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return qk * scaled_logits(q, k, d)
+
+
+def operator_ordered(
+    logit: np.ndarray,
+    m: np.ndarray,
+    a_re: np.ndarray,
+    a_im: np.ndarray,
+    unit: bool,
+    beta: float,
+) -> np.ndarray:
+    """``W`` from finite causal logits: the log-domain normaliser, row sums in ``j`` order."""
+    n = logit.shape[0]
+    causal = np.tri(n, n, dtype=bool)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        if unit:
+            g_re = causal.astype(np.float64)
+            g_im = np.zeros((n, n), dtype=np.float64)
+            modulus = g_re
+        else:
+            g_re, g_im = path_planes(a_re, a_im)
+            modulus = path_modulus(m)
+        live = causal & (modulus > 0.0)
+
+        shifted = np.where(live, logit, -np.inf)
+        row_max = shifted.max(axis=1)
+        terms = np.where(live, modulus * np.exp(shifted - row_max[:, None]), 0.0)
+        total = ordered_row_sum(terms)
+        log_z = row_max + np.log(total)
+
+        scale = np.exp(logit - beta * log_z[:, None])
+        w_re = np.where(live, np.where(g_re != 0.0, g_re * scale, g_re), 0.0)
+        w_im = np.where(live, np.where(g_im != 0.0, g_im * scale, g_im), 0.0)
+    return complex_from_planes(w_re, w_im)
+
+
+def weight_blocks(
+    q: np.ndarray,
+    k: np.ndarray,
+    m: np.ndarray,
+    a_re: np.ndarray,
+    a_im: np.ndarray,
+    unit: bool,
+    beta: float,
+    qk: float,
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray | None, np.ndarray | None]]:
+    """The BLAS path's operator, one causal row block at a time.
+
+    Yields ``(r0, r1, re, im, (apply, column))``: rows ``r0 .. r1-1`` of ``W`` restricted to
+    columns ``< r1`` are ``apply(re, column)`` and ``apply(im, column)``, with ``apply``
+    ``np.multiply`` or ``np.divide`` and ``column`` positive and finite (``1.0`` or ``(rows,
+    1)``); ``im`` is ``None`` when every gate is 1.
+
+    At ``beta = 0`` an entry is ``G_ij e^{qk s_ij}``. Otherwise ``W_ij = G_ij e^{qk s_ij -
+    M_i} e^{M_i - beta log Z_i}`` with ``M_i`` the largest live logit of row ``i`` and the
+    second factor taken once per row; a row whose factor would leave ``[e^-700, e^700]``
+    takes ``e^{qk s_ij - beta log Z_i}`` directly. The shift keeps the reproducible path's
+    exact values: a row with one live entry reads exactly 1 at ``beta = 1``, and ``|W_ij| <=
+    1`` there. At ``beta = 1``, when a bound on every logit, ``|qk s_ij| <= B <= 300``, shows
+    that no ``exp`` can overflow or underflow, the shift is ``M_i = 0`` and ``W_ij = G_ij
+    e^{qk s_ij} / Z_i`` is one division (the same real number; a lone live entry is still
+    ``x / x = 1`` and a sum of non-negative terms is at least each of them). Dead entries (above the diagonal, or ``R_ij = 0``) are 0, and a lane of
+    ``G_ij`` that is exactly 0 stays as it is.
+
+    Raises:
+        LogitOverflow: a logit on a block's rows is not finite (folding the scale into ``Q``
+            can overflow where ``qk * s_ij`` does not, so the caller re-decides).
+    """
+    n, d = q.shape
+    if not unit:
+        g_re, g_im = path_planes(a_re, a_im)
+        modulus = path_modulus(m)
+    if qk == 0.0:
+        scaled_q, bound = None, 0.0
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            scaled_q = q * (qk / math.sqrt(d))
+            bound = float(np.abs(scaled_q).max(axis=0) @ np.abs(k).max(axis=0)) * (1 + 1e-9)
+    # |M_i - beta log Z_i| <= |1 - beta| B + |beta| log n: no row can be wide below 700, and
+    # the logits need not be kept once shifted.
+    keep_logits = not abs(1.0 - beta) * bound + abs(beta) * math.log(n) <= 600.0
+    divide = beta == 1.0 and bound <= 300.0
+    keys = np.ascontiguousarray(k.T)
+    block = row_block(n)
+    upper = ~np.tri(block, block, dtype=bool)
+    for r0 in range(0, n, block):
+        r1 = min(n, r0 + block)
+        dead = upper[: r1 - r0, : r1 - r0]
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            if scaled_q is None:
+                logit = np.zeros((r1 - r0, r1), dtype=np.float64)
+            else:
+                logit = scaled_q[r0:r1] @ keys[:, :r1]
+                if not bound < 1e300 and not np.isfinite(logit).all():
+                    raise LogitOverflow(f"rows {r0}..{r1 - 1}")
+            live = None if unit else modulus[r0:r1, :r1] > 0.0
+            if beta == 0.0 or divide:
+                row_max = 0.0
+                scale = np.exp(logit, out=logit)
+            else:
+                if unit:  # columns < r0 are all live; mask the diagonal block only
+                    diagonal = np.where(dead, -np.inf, logit[:, r0:r1]).max(axis=1)
+                    row_max = np.maximum(logit[:, :r0].max(axis=1, initial=-np.inf), diagonal)
+                else:
+                    row_max = np.where(live, logit, -np.inf).max(axis=1)
+                row_max = row_max[:, None]
+                scale = np.subtract(logit, row_max, out=None if keep_logits else logit)
+                np.exp(scale, out=scale)
+            _bury(scale, live, dead, r0)
+            scaling = (np.multiply, 1.0)
+            if beta != 0.0:
+                total = scale.sum(axis=1) if unit else np.einsum(
+                    "ij,ij->i", modulus[r0:r1, :r1], scale)
+            if divide:
+                scaling = (np.divide, total[:, None])
+            elif beta != 0.0:
+                log_z = row_max + np.log(total)[:, None]
+                shift = row_max - beta * log_z
+                wide = (np.abs(shift) > 700.0)[:, 0]
+                scaling = (np.multiply, np.exp(np.where(wide[:, None], 0.0, shift)))
+                if wide.any():
+                    scale[wide] = np.exp(logit[wide] - beta * log_z[wide])
+                    _bury(scale, live, dead, r0)
+            if unit:
+                lanes = [scale, None]
+            else:
+                lanes = []
+                for plane in (g_re, g_im):
+                    lane = plane[r0:r1, :r1]
+                    lanes.append(np.where(live, np.where(lane != 0.0, lane * scale, lane), 0.0))
+        yield r0, r1, lanes[0], lanes[1], scaling
+
+
+def _bury(scale: np.ndarray, live: np.ndarray | None, dead: np.ndarray, r0: int) -> None:
+    """Zero a block's dead entries: ``~live``, or (every gate 1) the diagonal block's upper
+    triangle ``dead`` at columns ``r0 ..``."""
+    if live is None:
+        scale[:, r0 : r0 + dead.shape[1]][dead] = 0.0
+    else:
+        scale[~live] = 0.0
+
+
+def operator_blas(*args: object) -> np.ndarray:
+    """``W`` as complex128 ``[n, n]`` from :func:`weight_blocks` (same arguments)."""
+    n = args[0].shape[0]
+    # Each row is written once, left to right (a fresh zeroed array would be written twice).
+    out = np.empty((n, n), dtype=np.complex128)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for r0, r1, re, im, (apply, column) in weight_blocks(*args):
+            target = out[r0:r1, :r1]
+            if im is None:  # real weights: the cast to complex writes +0.0 imaginary lanes
+                apply(re, column, out=target)
+            else:
+                apply(re, column, out=target.real)
+                apply(im, column, out=target.imag)
+            out[r0:r1, r1:] = 0.0
+    return out
+
+
+def head_blas(v: np.ndarray, *args: object) -> np.ndarray:
+    """``O = W V`` as complex128 ``[n, c]`` from :func:`weight_blocks`, never forming ``W``.
+
+    Each block contributes ``apply(lanes V, column)``: the per-row factor is applied to the
+    ``(rows, c)`` product instead of the ``(rows, r1)`` weights.
+    """
+    n, c = v.shape
+    out = np.zeros((n, c), dtype=np.complex128)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for r0, r1, re, im, (apply, column) in weight_blocks(*args):
+            for lanes, target in ((re, out.real), (im, out.imag)):
+                if lanes is None:
+                    continue
+                product = lanes @ v[:r1]
+                target[r0:r1] = apply(product, column)
+    return out
+
+
+def readout_ordered(w: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``O_i = sum_{j <= i} W_ij V_j`` accumulated over ``j`` in order, rows ``i >= j`` only."""
+    n, c = v.shape
+    planes = (np.zeros((n, c), dtype=np.float64), np.zeros((n, c), dtype=np.float64))
+    term = np.empty((n, c), dtype=np.float64)
+    for lanes, plane in zip((w.real, w.imag), planes):
+        columns = np.tril(lanes).T.copy()
+        if not columns.view(np.uint64).any():  # every lane +0.0 (e.g. the imaginary plane
+            continue  # at g = 0): each sum is +0.0, as it starts
+        for j in range(n):
+            np.multiply(columns[j, j:, None], v[j], out=term[j:])
+            plane[j:] += term[j:]
+    return complex_from_planes(*planes)
+
+
+def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``O = tril(W) V`` by BLAS products over causal row blocks.
+
+    A block whose imaginary lanes are all +0.0 (checked on their bit patterns, one strided
+    pass) contributes nothing to the imaginary part and skips its product.
+    """
+    n, c = v.shape
+    w = np.ascontiguousarray(w)
+    imag_bits = w.view(np.uint64).reshape(n, n, 2)[..., 1]
+    out = np.zeros((n, c), dtype=np.complex128)
+    block = row_block(n)
+    upper = ~np.tri(block, block, dtype=bool)
+    for r0 in range(0, n, block):
+        r1 = min(n, r0 + block)
+        dead = upper[: r1 - r0, : r1 - r0]
+        for imaginary, plane, target in ((False, w.real, out.real), (True, w.imag, out.imag)):
+            if imaginary and not imag_bits[r0:r1, :r1].max(initial=0):
+                continue
+            lanes = np.array(plane[r0:r1, :r1], dtype=np.float64)
+            lanes[:, r0:r1][dead] = 0.0
+            target[r0:r1] = lanes @ v[:r1]
+    return out
+
+
+def gate_planes(m: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Real and imaginary planes of ``m e^{i theta}``: ``(m cos theta, m sin theta)``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return m * np.cos(theta), m * np.sin(theta)
+
+
+def path_planes(a_re: np.ndarray, a_im: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Planes of the path product, ``G[i, j] = G[i, j+1] * a[j+1]`` column by column.
+
+    The work is done on the transpose (``T[j, i] = G[i, j]``) so that each step writes one
+    contiguous row: ``T[c, c+1:] = T[c+1, c+1:] * a[c+1]``.
+    """
+    n = a_re.size
+    t_re = np.zeros((n, n), dtype=np.float64)
+    t_im = np.zeros((n, n), dtype=np.float64)
+    diagonal = np.arange(n)
+    t_re[diagonal, diagonal] = 1.0
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for c in range(n - 2, -1, -1):
+            prev_re = t_re[c + 1, c + 1 :]
+            prev_im = t_im[c + 1, c + 1 :]
+            ar = a_re[c + 1]
+            ai = a_im[c + 1]
+            t_re[c, c + 1 :] = prev_re * ar - prev_im * ai
+            t_im[c, c + 1 :] = prev_re * ai + prev_im * ar
+    return t_re.T.copy(), t_im.T.copy()
+
+
+def path_modulus(m: np.ndarray) -> np.ndarray:
+    """``R_ij = prod_{k=j+1}^{i} m_k``, in the same order as :func:`path_planes`."""
+    n = m.size
+    t = np.zeros((n, n), dtype=np.float64)
+    diagonal = np.arange(n)
+    t[diagonal, diagonal] = 1.0
+    with np.errstate(under="ignore"):
+        for c in range(n - 2, -1, -1):
+            t[c, c + 1 :] = t[c + 1, c + 1 :] * m[c + 1]
+    return t.T.copy()
+
+
+def row_block(n: int) -> int:
+    """Rows per block of the fast paths: about 1 MiB of float64 scratch per block."""
+    return max(32, min(256, 131072 // max(n, 1)))
+
+
+def scaled_logits(q: np.ndarray, k: np.ndarray, d: int) -> np.ndarray:
+    """``s_ij = (sum_{t=0}^{d-1} q_it k_jt) / sqrt(d)``, summed in ``t`` order from 0.0.
+
+    Vectorized over ``(i, j)`` in row blocks that fit in cache; one multiply and one add per
+    ``t`` (never a fused multiply-add), so the value does not depend on BLAS or on ``n``.
+    """
+    n = q.shape[0]
+    out = np.zeros((n, n), dtype=np.float64)
+    k_cols = np.ascontiguousarray(k.T)
+    block = max(1, 65536 // max(n, 1))
+    product = np.empty((block, n), dtype=np.float64)
+    for start in range(0, n, block):
+        stop = min(n, start + block)
+        acc = out[start:stop]
+        tmp = product[: stop - start]
+        for t in range(d):
+            np.multiply(q[start:stop, t : t + 1], k_cols[t], out=tmp)
+            np.add(acc, tmp, out=acc)
+    out /= math.sqrt(d)
+    return out
+
+
+def ordered_row_sum(terms: np.ndarray) -> np.ndarray:
+    """Row sums taken over ``j = 0, 1, ..`` in order (so row ``i`` does not depend on ``n``)."""
+    columns = np.ascontiguousarray(terms.T)
+    total = np.zeros(terms.shape[0], dtype=np.float64)
+    for j in range(columns.shape[0]):
+        total += columns[j]
+    return total
+
+
+def complex_from_planes(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    """A complex128 array whose parts are exactly ``re`` and ``im`` (no arithmetic)."""
+    re, im = np.broadcast_arrays(np.asarray(re, dtype=np.float64), np.asarray(im, dtype=np.float64))
+    out = np.empty(re.shape, dtype=np.complex128)
+    out.real = re
+    out.imag = im
+    return out

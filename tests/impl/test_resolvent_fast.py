@@ -1,0 +1,252 @@
+"""The resolvent operator's default (BLAS) path against its reproducible path and the spec.
+
+``tests/impl/test_resolvent.py`` runs the spec's 17 tests on the reproducible path
+(``exact_order=True``), where they pin bits. Here the default path, which takes the score and
+readout sums from BLAS over causal row blocks, is held to the same semantics: every exact
+property that does not depend on how a dot product is summed holds bitwise, and the values
+agree with the reproducible path to stated tolerances:
+
+- operator entries: ``|W - W_exact| <= 1e-13 max(1, |W_exact|)``, entry by entry (``1e-9``
+  for logits of ``1e4``, whose rounding moves the exponent by ``~1e-12``);
+- readouts: ``|O - O_exact| <= 1e-13 (|W_exact| |V|)_i``, the scale of row ``i``'s sum.
+
+Sizes go past one row block (``n = 300`` and ``600`` are two and three blocks).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bridge.errors import InvalidArgument
+from mirror.impl.resolvent import (
+    PATH_PRODUCT,
+    SOFTMAX,
+    UNNORMALIZED_KERNEL,
+    NonFinite,
+    Switches,
+    operator,
+    operator_readout,
+    readout,
+)
+
+OPERATOR_TOLERANCE = 1e-13
+READOUT_TOLERANCE = 1e-13
+
+SETTINGS = [
+    SOFTMAX,
+    UNNORMALIZED_KERNEL,
+    PATH_PRODUCT,
+    Switches(0.5, 1.3, 0.7),
+    Switches(1.0, 1.0, 1.0),
+    Switches(-0.5, 1.0, 0.5),
+    Switches(1.0, 2.0, 0.0),
+]
+
+
+def _inputs(seed: int, n: int, d: int, scale: float = 1.0):
+    rng = np.random.default_rng(seed)
+    q = scale * rng.standard_normal((n, d))
+    k = scale * rng.standard_normal((n, d))
+    return q, k, rng.uniform(0.0, 1.0, n), rng.uniform(-np.pi, np.pi, n)
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x).view(np.uint64)
+
+
+def _assert_operators_agree(fast: np.ndarray, exact: np.ndarray,
+                            tolerance: float = OPERATOR_TOLERANCE) -> None:
+    """Entry-wise agreement; an entry may overflow on one path only at the float64 edge."""
+    assert fast.shape == exact.shape and fast.dtype == np.complex128
+    assert not np.isnan(fast).any()
+    finite = np.isfinite(fast) & np.isfinite(exact)
+    edge = np.isfinite(fast) != np.isfinite(exact)
+    assert np.all(np.abs(np.where(np.isfinite(fast), fast, exact)[edge]) >= 1e307)
+    both_infinite = ~np.isfinite(fast) & ~np.isfinite(exact)
+    assert np.array_equal(fast[both_infinite], exact[both_infinite])
+    gap = np.abs(fast[finite] - exact[finite])
+    assert np.all(gap <= tolerance * np.maximum(1.0, np.abs(exact[finite])))
+
+
+def _assert_readouts_agree(fast: np.ndarray, exact: np.ndarray, w: np.ndarray,
+                           v: np.ndarray) -> None:
+    scale = np.abs(np.tril(w)) @ np.abs(v)
+    assert np.all(np.abs(fast - exact) <= READOUT_TOLERANCE * np.maximum(scale, 1e-300))
+
+
+@pytest.mark.parametrize("n, d", [(40, 8), (300, 16), (600, 5)])
+@pytest.mark.parametrize("switches", SETTINGS, ids=str)
+def test_both_paths_agree_on_the_operator_and_its_readouts(n, d, switches):
+    q, k, u, theta = _inputs(n + d, n, d)
+    v = np.random.default_rng(n).standard_normal((n, 3))
+    fast = operator(q, k, u, theta, switches)
+    exact = operator(q, k, u, theta, switches, exact_order=True)
+    _assert_operators_agree(fast, exact)
+    assert np.all(np.triu(fast, 1) == 0)
+    reference = readout(exact, v, exact_order=True)
+    _assert_readouts_agree(readout(fast, v), reference, exact, v)
+    _assert_readouts_agree(operator_readout(q, k, u, theta, v, switches), reference, exact, v)
+    # The reproducible fused form is the reproducible composition, bit for bit.
+    fused_exact = operator_readout(q, k, u, theta, v, switches, exact_order=True)
+    assert np.array_equal(_bits(fused_exact), _bits(reference))
+
+
+def test_without_logits_both_paths_agree_bitwise():
+    # qk = 0: the logit is exactly 0 on both paths; at beta = 0 nothing else is summed.
+    q, k, u, theta = _inputs(1, 300, 4)
+    for switches in (PATH_PRODUCT, Switches(0.0, 0.0, 0.4)):
+        fast = operator(q, k, u, theta, switches)
+        assert np.array_equal(_bits(fast), _bits(operator(q, k, u, theta, switches,
+                                                          exact_order=True)))
+
+
+def test_softmax_rows_are_stochastic_and_real():
+    q, k, u, theta = _inputs(2, 600, 16)
+    for switches in (SOFTMAX, Switches(1.0, 1.0, 1.0)):
+        w = operator(q, k, np.ones(600), np.zeros(600), switches)
+        assert np.all(w.imag == 0.0)
+        assert np.max(np.abs(w.sum(axis=1) - 1.0)) <= 1e-13
+    # The bare head (qk = 0, beta = 0, g = 0): row i sums to exactly i + 1.
+    bare = operator(q, k, u, theta, Switches(0.0, 0.0, 0.0))
+    assert np.array_equal(bare.real.sum(axis=1), np.arange(1, 601, dtype=float))
+
+
+def test_off_switches_and_closed_gates_are_exact():
+    n, d = 300, 6
+    q, k, u, theta = _inputs(3, n, d)
+    q2, k2, u2, theta2 = _inputs(4, n, d, scale=3.0)
+    for beta in (0.0, 0.5, 1.0):
+        off = Switches(beta, 1.0, 0.0)
+        w = operator(q, k, u, theta, off)
+        assert np.array_equal(_bits(w), _bits(operator(q, k, u2, theta2, off)))
+        blind = Switches(beta, 0.0, 1.0)
+        huge = np.full((n, d), 1e200)
+        w = operator(q, k, u, theta, blind)
+        assert np.array_equal(_bits(w), _bits(operator(huge, huge, u, theta, blind)))
+    closed = u.copy()
+    closed[100] = 0.0
+    for switches in SETTINGS:
+        w = operator(q, k, closed, theta, Switches(switches.beta, switches.qk, 1.0))
+        assert np.all(w[100:, :100] == 0)  # every path through gate 100 is exactly 0
+    for switches in (Switches(1.0, 1.0, 1.0), PATH_PRODUCT):
+        w = operator(q, k, np.zeros(n), theta, switches)
+        assert np.array_equal(w, np.eye(n, dtype=complex))
+
+
+def test_perturbing_the_future_never_moves_the_past_at_the_same_length():
+    n, d = 600, 5
+    q, k, u, theta = _inputs(5, n, d)
+    rng = np.random.default_rng(6)
+    for switches in (SOFTMAX, UNNORMALIZED_KERNEL, Switches(0.5, 1.3, 0.7)):
+        w = operator(q, k, u, theta, switches)
+        for t in (0, 250, 417):
+            q2, k2, u2 = q.copy(), k.copy(), u.copy()
+            q2[t + 1 :] = rng.standard_normal((n - t - 1, d)) * 3
+            k2[t + 1 :] = rng.standard_normal((n - t - 1, d)) * 3
+            u2[t + 1 :] = rng.uniform(0, 1, n - t - 1)
+            w2 = operator(q2, k2, u2, theta, switches)
+            assert np.array_equal(_bits(w2[: t + 1]), _bits(w[: t + 1]))
+
+
+def test_logits_of_ten_thousand_stay_finite_at_beta_one():
+    n, d = 300, 4
+    q, k, u, theta = _inputs(7, n, d, scale=80.0)  # logits past 1e4
+    u[6] = 0.0
+    for switches in (SOFTMAX, Switches(1.0, 1.0, 1.0)):
+        fast = operator(q, k, u, np.zeros(n), switches)
+        assert np.all(np.isfinite(fast))
+        assert np.max(np.abs(fast.sum(axis=1) - 1.0)) <= 1e-9
+        exact = operator(q, k, u, np.zeros(n), switches, exact_order=True)
+        assert np.max(np.abs(fast - exact)) <= 1e-9
+    # Without gates every weight is at most the row's largest, exp(0) / Z_i <= 1.
+    assert np.max(np.abs(operator(q, k, u, theta, SOFTMAX))) <= 1.0
+
+
+def test_overflow_away_from_beta_one_reads_infinity_never_nan():
+    q = np.array([[1.0], [200.0], [1.0], [1.0]])
+    k = np.array([[100.0], [1.0], [1.0], [1.0]])  # s_10 = 2e4
+    u = np.array([1.0, 1.0, 0.0, 1.0])
+    for switches in (UNNORMALIZED_KERNEL, Switches(0.25, 1.0, 1.0), Switches(0.5, 1.0, 1.0)):
+        w = operator(q, k, u, np.zeros(4), switches)
+        assert w[1, 0].real == np.inf and w[1, 0].imag == 0.0
+        assert not np.isnan(w).any()
+        _assert_operators_agree(w, operator(q, k, u, np.zeros(4), switches, exact_order=True))
+    # Wide rows (|M - beta log Z| > 700) in a large operator: the direct exponential.
+    q, k, _, theta = _inputs(8, 300, 4, scale=60.0)
+    switches = Switches(0.5, 1.0, 1.0)
+    fast = operator(q, k, np.ones(300), theta, switches)
+    assert not np.isnan(fast).any() and np.isinf(fast).any()
+    # Logits of ~1e4 carry absolute errors of ~1e-12 in the exponent (as in the spec's
+    # 1e-9 for logits of 1e4).
+    exact = operator(q, k, np.ones(300), theta, switches, exact_order=True)
+    _assert_operators_agree(fast, exact, tolerance=1e-9)
+
+
+def test_refusals_are_the_same_on_both_paths():
+    q, k, u, theta = _inputs(9, 300, 3)
+    cases = []
+    for name, arrays in (("query", 0), ("key", 1), ("magnitude", 2), ("phase", 3)):
+        bad = [x.copy() for x in (q, k, u, theta)]
+        bad[arrays].flat[257] = np.nan
+        cases.append((name, bad, SOFTMAX))
+    cases.append(("switch", [q, k, u, theta], Switches(np.inf, 1.0, 0.0)))
+    cases.append(("blended phase", [q, k, u, np.full(300, 1e308)], Switches(1.0, 1.0, 4.0)))
+    big_q, big_k = q.copy(), k.copy()
+    big_q[299], big_k[5] = 1e200, 1e200  # s_{299, 5} overflows, on the causal triangle
+    cases.append(("logit", [big_q, big_k, u, theta], SOFTMAX))
+    for name, args, switches in cases:
+        for exact in (False, True):
+            with pytest.raises(NonFinite) as info:
+                operator(*args, switches, exact_order=exact)
+            assert info.value.input == name
+            with pytest.raises(NonFinite) as info:
+                operator_readout(*args, np.ones((300, 2)), switches, exact_order=exact)
+            assert info.value.input == name
+
+
+def test_a_scale_folded_into_the_queries_that_overflows_is_not_a_refusal():
+    # (qk / sqrt(d)) q overflows, qk * s does not: the default path defers to the other.
+    q = np.array([[1e308], [1.0]])
+    k = np.array([[1e-300], [1.0]])
+    switches = Switches(1.0, 4.0, 0.0)
+    fast = operator(q, k, [1.0, 1.0], [0.0, 0.0], switches)
+    exact = operator(q, k, [1.0, 1.0], [0.0, 0.0], switches, exact_order=True)
+    assert np.all(np.isfinite(fast)) and np.array_equal(fast, exact)
+    v = np.array([[1.0], [2.0]])
+    assert np.array_equal(operator_readout(q, k, [1.0, 1.0], [0.0, 0.0], v, switches),
+                          readout(exact, v))
+
+
+def test_the_readout_ignores_the_upper_triangle_and_skips_zero_imaginary_lanes():
+    rng = np.random.default_rng(10)
+    n = 300
+    w = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+    v = rng.standard_normal((n, 4))
+    fast = readout(w, v)
+    exact = readout(w, v, exact_order=True)
+    _assert_readouts_agree(fast, exact, w, v)
+    garbage = w + np.triu(np.full((n, n), np.inf + 1j * np.nan), 1)
+    assert np.array_equal(readout(garbage, v), fast)
+    real = readout(w.real.astype(complex), v)
+    assert np.all(real.imag == 0.0)
+    assert np.array_equal(real.real, fast.real)
+    # A non-contiguous operator reads the same.
+    wide = np.zeros((n, 2 * n), dtype=complex)
+    wide[:, ::2] = w
+    assert np.array_equal(readout(wide[:, ::2], v), fast)
+
+
+def test_empty_sequences_and_bad_values_for_the_fused_readout():
+    empty = np.zeros((0, 3))
+    for exact in (False, True):
+        assert operator(empty, empty, [], [], exact_order=exact).shape == (0, 0)
+        out = operator_readout(empty, empty, [], [], np.zeros((0, 2)), exact_order=exact)
+        assert out.shape == (0, 2) and out.dtype == np.complex128
+    q, k, u, theta = _inputs(11, 5, 2)
+    with pytest.raises(InvalidArgument, match="v has shape"):
+        operator_readout(q, k, u, theta, np.zeros((4, 2)))
+    with pytest.raises(NonFinite, match="value"):
+        operator_readout(q, k, u, theta, np.full(5, np.nan))
+    column = operator_readout(q, k, u, theta, np.arange(5.0))
+    assert column.shape == (5, 1)
