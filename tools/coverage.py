@@ -16,7 +16,8 @@ the source scanner and a small example budget, and the page gets:
   symbolic*, *refuted* and *error* (leanmirror failed on the statement);
 - the parser's unknown notation, grouped by the token that stopped parsing, by frequency;
 - what blocks coverage: every untranslatable/unbound reason (the constant, binder or
-  construct), by frequency.
+  construct), by frequency;
+- with ``--mutants``: the mutation score on the vendored Mathlib files (``tools/mutants.py``).
 
 In a project whose theorems are all proved (the vendored Mathlib files, the public projects),
 every ``refuted`` and every ``error`` is a leanmirror bug; their names are listed.
@@ -188,7 +189,7 @@ def _cell(text: str) -> str:
 
 
 def render(measured: list[Figures], notes: list[str], command: str,
-           described: dict[str, str] | None = None) -> str:
+           described: dict[str, str] | None = None, mutation: list[str] | None = None) -> str:
     """The Markdown page; ``command`` is how it was generated."""
     lines = [
         "# Coverage",
@@ -233,7 +234,29 @@ def render(measured: list[Figures], notes: list[str], command: str,
     lines += ["", "## What blocks coverage (untranslatable / unbound reasons)", ""]
     lines += _table(["reason", "theorems"],
                     [[_cell(b), str(n)] for b, n in blockers.most_common()]) if blockers else ["none"]
+    if mutation:
+        lines += ["", "## Mutation score (fixtures/mathlib)", ""] + mutation
     return "\n".join(lines) + "\n"
+
+
+def mutation_section(examples: int, sweep: int) -> list[str]:
+    """Run ``tools/mutants.py`` on the vendored Mathlib files; the page's lines for it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import mutants
+
+    originals, outcomes = mutants.run_mutants(FIXTURES / "mathlib", examples, sweep)
+    value = mutants.score(outcomes)
+    survivors = sorted(o.mutant.declaration.name for o in outcomes if o.status in CHECKED)
+    return [
+        f"{len(outcomes)} mutants of the {originals} tested/symbolic theorems (flip a relation, "
+        "negate the conclusion, perturb a literal, drop a hypothesis). Mutation score: "
+        + ("n/a" if value is None else f"**{100 * value:.0f} %** refuted") + ".",
+        "",
+        mutants.table(outcomes),
+        "",
+        "Survivors (leads, not failures; some mutants are true): "
+        + (", ".join(f"`{name}`" for name in survivors) or "none") + ".",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=10, help="Hypothesis examples per statement")
     parser.add_argument("--sweep", type=int, default=32, help="vectorized draws per statement")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "coverage.md")
+    parser.add_argument("--mutants", action="store_true",
+                        help="also run tools/mutants.py on the Mathlib fixture and add its score")
     parser.add_argument("--describe", action="append", default=[], metavar="NAME=TEXT",
                         help="where project NAME (its directory name) comes from; repeatable")
     args = parser.parse_args(argv)
@@ -272,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     command = " ".join(["python tools/coverage.py"]
                        + [shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)])
-    args.out.write_text(render(measured, notes, command, described), encoding="utf-8")
+    mutation = mutation_section(args.examples, args.sweep) if args.mutants else None
+    args.out.write_text(render(measured, notes, command, described, mutation), encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 
