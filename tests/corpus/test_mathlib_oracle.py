@@ -1,0 +1,71 @@
+"""Vendored Mathlib files as an oracle: every theorem there is kernel-proved upstream.
+
+So on ``tests/fixtures/mathlib`` a ``refuted`` row is a leanmirror bug, and so is an ``error``
+row (leanmirror failed). The share that is tested/symbolic is printed here and recorded in
+``docs/coverage.md`` by ``tools/coverage.py``; it is not asserted, so it can only be read, and
+rise, there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bridge.scanner import scan_project
+from mirror.pipeline import CheckSettings, run
+
+from tests.corpus.conftest import MATHLIB
+
+#: Small budgets: the whole vendored corpus stays well under a minute.
+SETTINGS = CheckSettings(max_examples=10, sweep=32)
+
+
+@pytest.fixture(scope="module")
+def mathlib_run():
+    return run(MATHLIB, method="scanner", settings=SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def figures(mathlib_run, coverage_tool):
+    return coverage_tool.tally("fixtures/mathlib", mathlib_run)
+
+
+def test_the_fixture_is_a_dozen_elementary_mathlib_files():
+    files = sorted(MATHLIB.rglob("*.lean"))
+    assert len(files) >= 10
+    for file in files:
+        head = file.read_text(encoding="utf-8")[:400]
+        assert "Released under Apache 2.0 license" in head, file
+    sources = (MATHLIB / "README.md").read_text(encoding="utf-8")
+    for file in files:
+        assert str(file.relative_to(MATHLIB)) in sources, f"{file} has no recorded source commit"
+
+
+def test_one_row_per_theorem(mathlib_run):
+    theorems = Counter(d.name for d in scan_project(MATHLIB).declarations if d.kind == "theorem")
+    rows = Counter(r.name for r in mathlib_run.results if r.kind == "theorem")
+    assert rows == theorems
+    assert sum(rows.values()) >= 300
+
+
+def test_no_mathlib_theorem_is_refuted(mathlib_run):
+    refuted = [(r.name, r.counterexample, r.reason) for r in mathlib_run.results
+               if r.mirror_status == "refuted"]
+    assert refuted == []
+
+
+def test_leanmirror_does_not_fail_on_any_mathlib_theorem(mathlib_run, coverage_tool):
+    failed = [(r.name, r.reason) for r in mathlib_run.results if coverage_tool.is_error(r)]
+    assert failed == []
+
+
+def test_the_tested_share_is_measured_consistently(figures, capsys):
+    assert figures.theorems >= figures.parsed >= figures.translated
+    verdicts = figures.checked + figures.refuted + figures.error + figures.inconclusive
+    assert verdicts <= figures.translated
+    assert figures.checked > 0
+    with capsys.disabled():
+        print(f"\nfixtures/mathlib: {figures.theorems} theorems, tested or symbolic "
+              f"{figures.checked} ({figures.share(figures.checked)}), parsed "
+              f"{figures.share(figures.parsed)}, translated {figures.share(figures.translated)}")
