@@ -489,7 +489,14 @@ class _FileScanner:
         else:
             mentioned = {t.text for t in toks[k : sig.sig_end] if t.kind == "ident"}
             mentioned |= {t.parts[0] for t in toks[k : sig.sig_end] if t.kind == "ident" and t.parts}
-        used_vars = _used_variables(variables, mentioned - set(own) | self.includes(), set(own))
+        if kind == "theorem":
+            # before `include` (Lean < 4.10) a theorem also took the section variables its
+            # proof names, such as `variable (b_pos : 0 < b)`; in later Lean a proof naming
+            # one without `include` does not elaborate, so this reads both eras right
+            mentioned |= {t.text for t in proof_tokens if t.kind == "ident"} & {
+                v.name for v in variables}
+        used_vars = _used_variables(variables, mentioned - set(own) | self.includes(), set(own),
+                                    hypotheses=kind == "theorem")
         start_tok = toks[start]
         last = toks[end - 1]
         sig_last = toks[sig.sig_end - 1] if sig.sig_end - 1 >= i else kw
@@ -677,11 +684,28 @@ class _FileScanner:
                     self.declared.add(f"{full}.{t.text}")
 
 
-def _used_variables(variables: list[Binder], mentioned: set[str], own: set[str]) -> list[Binder]:
+#: Heads of a variable's type that make it a hypothesis (a proposition).
+_PROPOSITION_HEADS = frozenset({"LT.lt", "LE.le", "GT.gt", "GE.ge", "Eq", "Ne", "Not", "And",
+                                "Or", "Iff", "Membership.mem"})
+
+
+def _is_hypothesis(binder: Binder) -> bool:
+    head = binder.type
+    while isinstance(head, T.App):
+        head = head.fn
+    return isinstance(head, T.Const) and head.name in _PROPOSITION_HEADS
+
+
+def _used_variables(variables: list[Binder], mentioned: set[str], own: set[str],
+                    hypotheses: bool = False) -> list[Binder]:
     """The ``variable`` binders a declaration uses, closed under the names their types mention.
 
     Instance-implicit variables are included when every variable their type mentions is
-    included (as Lean does for ``[Fintype n]`` once ``n`` is used).
+    included (as Lean does for ``[Fintype n]`` once ``n`` is used). With ``hypotheses`` (a
+    theorem), so are section hypotheses about included variables, such as
+    ``variable (b_pos : 0 < b)``: before ``include`` (Lean < 4.10) a theorem took those its
+    proof used, tactics included, which the scanner cannot see; with the hypothesis the
+    statement is the weaker one, whose refutation still refutes Lean's.
     """
     names = {v.name for v in variables if v.name != "_"}
     used = {n for n in mentioned if n in names}
@@ -694,6 +718,12 @@ def _used_variables(variables: list[Binder], mentioned: set[str], own: set[str])
                 if extra:
                     used |= extra
                     changed = True
+    if hypotheses:
+        for v in variables:
+            if v.name not in used and v.type is not None and _is_hypothesis(v):
+                free = T.free_vars(v.type) & names
+                if free and free <= used:
+                    used.add(v.name)
     out = []
     for v in variables:
         if v.name in own:
