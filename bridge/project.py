@@ -19,7 +19,7 @@ from bridge.errors import ProjectError
 from bridge.lexer import Token, tokenize
 
 #: Manifest versions this reader understands.
-MANIFEST_VERSIONS: tuple[int | str, ...] = (5, 6, 7, 8, "1.0.0", "1.1.0", "1.2.0")
+MANIFEST_VERSIONS: tuple[int | str, ...] = (4, 5, 6, 7, 8, "1.0.0", "1.1.0", "1.2.0")
 #: Directories never searched for sources.
 _SKIPPED_DIRS = frozenset({".lake", "lake-packages", "build", ".git", ".venv", "node_modules"})
 

@@ -59,12 +59,14 @@ def test_lakefile_lean_new_require_and_srcdir(tmp_path: Path) -> None:
     assert project.toolchain is None and project.manifest is None
 
 
-def test_manifest_version_5(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [4, 5])
+def test_manifest_versions_4_and_5(tmp_path: Path, version: int) -> None:
+    # version 4 (Lake, mid-2023; e.g. kokic/ineq) has version 5's layout
     file = tmp_path / "lake-manifest.json"
     file.write_text(
         json.dumps(
             {
-                "version": 5,
+                "version": version,
                 "packagesDir": "lake-packages",
                 "packages": [
                     {"git": {"url": "https://github.com/leanprover-community/mathlib4.git",
@@ -77,14 +79,14 @@ def test_manifest_version_5(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     manifest = read_manifest(file)
-    assert manifest is not None and manifest.version == 5
+    assert manifest is not None and manifest.version == version
     mathlib = manifest.package("mathlib")
     assert mathlib is not None and mathlib.rev == "deadbeef" and mathlib.input_rev == "master"
     local = manifest.package("local")
     assert local is not None and local.type == "path" and local.path == "./local"
 
 
-@pytest.mark.parametrize("version", [4, 9, "2.0.0", True, None])
+@pytest.mark.parametrize("version", [3, 9, "2.0.0", True, None])
 def test_manifest_bad_version(tmp_path: Path, version: object) -> None:
     file = tmp_path / "lake-manifest.json"
     file.write_text(json.dumps({"version": version, "packages": []}), encoding="utf-8")
