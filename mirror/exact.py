@@ -33,7 +33,7 @@ MAX_DIGITS = 1600
 START_DIGITS = 50
 #: A precision whose evaluation took longer than this (seconds) is not doubled again: the
 #: draw stays undecided rather than stall the statement (a quadrature at 200 digits …).
-DECIDE_SECONDS = 3.0
+DECIDE_SECONDS = 2.0
 
 HOLDS = "holds"
 FAILS = "fails"

@@ -900,7 +900,10 @@ class MpRuntime(MpFunctions, NumpyRuntime):
         if not ctx.isfinite(result) or error > limit * max(1, abs(result)):
             self.invalid[:] = True
         elif self.exact_mode:
-            self.uncertainty = max(self.uncertainty, error)
+            # mpmath's error estimate can be optimistic (a peak at s ~ 1e-30 far from the
+            # nodes): a quadrature is trusted to 15 significant digits, never more
+            floor = self.context.mpf(10) ** -15 * max(1, abs(result))
+            self.uncertainty = max(self.uncertainty, error, floor)
         return np.array([result], dtype=object)
 
     def mat_pow(self, a, k):

@@ -39,7 +39,7 @@ def prop_Mirror__Ops__chunkDeltaRule__conformance(
 
 
 PLAN_prop_Mirror__Ops__chunkDeltaRule__conformance = {   'constructive': [],
-    'domains': [   'drawn with C ≥ 1, the domain of '
+    'domains': [   'drawn with C ≥ 1.0, the domain of '
                    'mirror.impl.ops:chunk_gated_delta_rule'],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
@@ -69,7 +69,7 @@ PLAN_prop_Mirror__Ops__chunkDeltaRule__conformance = {   'constructive': [],
                      {   'dimension': False,
                          'hi': [],
                          'kind': 'nat',
-                         'lo': [{'const': 1, 'strict': False}],
+                         'lo': [{'const': 1.0, 'strict': False}],
                          'name': 'C',
                          'param': 'v_C'},
                      {   'dimension': False,
@@ -169,7 +169,7 @@ def prop_Mirror__Ops__chunkDeltaRule_eq(
 
 
 PLAN_prop_Mirror__Ops__chunkDeltaRule_eq = {   'constructive': ['hC'],
-    'domains': [   'drawn with C ≥ 1, the domain of '
+    'domains': [   'drawn with C ≥ 1.0, the domain of '
                    'mirror.impl.ops:chunk_gated_delta_rule'],
     'hypotheses': ['hC'],
     'settings': {   'dim_max': 4,
@@ -200,7 +200,7 @@ PLAN_prop_Mirror__Ops__chunkDeltaRule_eq = {   'constructive': ['hC'],
                          'hi': [],
                          'kind': 'nat',
                          'lo': [   {'const': 0, 'strict': True},
-                                   {'const': 1, 'strict': False}],
+                                   {'const': 1.0, 'strict': False}],
                          'name': 'C',
                          'param': 'v_C'},
                      {   'dimension': False,
