@@ -242,7 +242,7 @@ def decide(
     except NotRational:
         pass
     digits = start_digits(example)
-    previous = None
+    previous, last = None, digits
     while digits <= MAX_DIGITS:
         rt = MpRuntime(nat_domain, digits=digits, bindings=bindings)
         started = time.monotonic()
@@ -253,11 +253,13 @@ def decide(
         if previous is not None and verdict == previous:
             if verdict == UNDECIDED:
                 break
-            return Decision(verdict, f"mpmath at {digits // 2} and {digits} digits", error)
+            return Decision(verdict, f"mpmath at {last} and {digits} digits", error)
         if time.monotonic() - started > DECIDE_SECONDS:
             break
-        previous = verdict
-        digits *= 2
+        previous, last = verdict, digits
+        # a quadrature is trusted to 15 digits whatever the precision (MpRuntime.integral):
+        # a modest step checks stability without a quadrature at hundreds of digits
+        digits = digits + 20 if rt.uncertainty else digits * 2
     return Decision(UNDECIDED, f"no stable decision up to {min(digits, MAX_DIGITS)} digits",
                     math.nan)
 
