@@ -25,6 +25,7 @@ import numpy as np
 import sympy as sp
 from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
+from hypothesis.reporting import with_reporter
 
 from mirror.fileio import open_example_database
 from mirror.guard import Guard
@@ -86,6 +87,10 @@ class _Found(Exception):
     def __init__(self, example: dict[str, Any], err: float, decision: Decision) -> None:
         super().__init__("counterexample decided exactly")
         self.example, self.err, self.decision = example, err, decision
+
+
+def _silent(value: object) -> None:
+    """A Hypothesis reporter that prints nothing."""
 
 
 class _ExactSpent(BaseException):
@@ -305,7 +310,8 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
         report_multiple_bugs=False,
     )(given(examples(plan))(check_one))
     try:
-        configured()
+        with with_reporter(_silent):  # leanmirror reports what Hypothesis found itself
+            configured()
     except _Found as found:  # the shrunk counterexample
         judge.tally.counterexample = (found.example, found.err, found.decision)
     except _OutOfBudget:

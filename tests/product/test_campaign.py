@@ -78,3 +78,15 @@ def test_examples_and_time_combine_whichever_ends_first(planted_copy, tmp_path):
     rounds = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert sum(r["event"] == "result" for r in rounds) == 1  # the example cap ended it
     assert summary.elapsed < 60.0
+
+
+def test_a_planted_wrong_kernel_is_refuted_within_a_short_budget(tmp_path):
+    # examples/toy binds a deliberately wrong prefix_sum; the campaign must catch it in time
+    project = tmp_path / "toy"
+    shutil.copytree(ROOT / "examples" / "toy", project)
+    summary = run_session(project, time_budget=20.0, jobs=2, log=tmp_path / "fuzz.jsonl",
+                          database=tmp_path / "db", progress=False, method="scanner")
+    assert "Toy.prefixSum.conformance" in summary.failures, summary.statuses
+    assert summary.elapsed <= 20.0 + GRACE + 5
+    refuted = {r.name: r for r in summary.results if r.mirror_status == "refuted"}
+    assert refuted["Toy.prefixSum.conformance"].replay.startswith("leanmirror check ")
