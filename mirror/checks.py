@@ -29,7 +29,7 @@ from hypothesis.reporting import with_reporter
 
 from mirror.fileio import open_example_database
 from mirror.guard import Guard
-from mirror.exact import FAILS, HOLDS, UNDECIDED, VACUOUS, Decision, decide
+from mirror.exact import FAILS, HOLDS, VACUOUS, Decision, as_batch, decide
 from mirror.runtime import NumpyRuntime, OutOfDomain
 from mirror.strategies import examples, sample_batch
 
@@ -135,6 +135,15 @@ class Judge:
             self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
         return decision
 
+    def settled(self, hyp, concl, hyp_sure, concl_sure) -> tuple:
+        """``(passes, rejects)``: the draws float64 alone settles (booleans or arrays). With a
+        bound implementation the float comparison is the check; otherwise a draw passes only
+        when its hypotheses and conclusion hold beyond doubt, and is rejected only when its
+        hypotheses fail beyond doubt."""
+        if self.bound:
+            return hyp & concl, ~hyp
+        return hyp & concl & hyp_sure & concl_sure, ~hyp & hyp_sure
+
     def classify(self, example: dict[str, Any], hyp: bool, concl: bool, hyp_sure: bool,
                  concl_sure: bool, err: float, exact_allowed: bool = True) -> str:
         """One draw: ``hyp``/``concl`` are its float64 truth values, ``*_sure`` whether float64
@@ -142,13 +151,14 @@ class Judge:
         deviation. ``exact_allowed=False``: an unsure draw that float64 does not call a
         counterexample is skipped (not counted) instead of decided exactly."""
         tally = self.tally
+        passes, rejects = self.settled(*map(np.bool_, (hyp, concl, hyp_sure, concl_sure)))
+        if rejects:
+            tally.rejected += 1
+            return REJECT
+        if passes:
+            return self._pass(err)
         if self.bound:
             # an implementation is compared with its Lean definition within the tolerance
-            if not hyp:
-                tally.rejected += 1
-                return REJECT
-            if concl:
-                return self._pass(err)
             decision = self.last_decision = decide(self.function, self.plan, example,
                                                    self.bindings, tolerance=FLOAT_TOLERANCE)
             if decision.verdict == FAILS:
@@ -157,12 +167,7 @@ class Judge:
             if tally.float_example is None:
                 tally.float_example = (dict(example), err)
             return FLOAT_ONLY
-        if not hyp and hyp_sure:
-            tally.rejected += 1
-            return REJECT
         fragile = not (hyp_sure and concl_sure)
-        if hyp and concl and not fragile:
-            return self._pass(err)
         # an example decided before is decided the same way again (Hypothesis replays it)
         known = self._key(example) in self._decided
         if fragile and not exact_allowed and not (hyp and not concl) and not known:
@@ -202,12 +207,6 @@ class Judge:
 def holds(truth) -> np.ndarray:
     """A proposition's float64 truth: exact, or within the tolerance of an equation."""
     return np.asarray(truth.ok) | np.asarray(truth.exact)
-
-
-def _batched(example: dict[str, Any], plan: dict) -> dict[str, Any]:
-    """One example as a batch of one, keyed by parameter name."""
-    return {entry["param"]: np.asarray(example[entry["name"]])[None, ...]
-            for entry in plan["variables"]}
 
 
 def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tuple:
@@ -283,7 +282,7 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfBudget()
         rt = NumpyRuntime(1, nat_domain, FLOAT_TOLERANCE, judge.bindings)
-        valid, hyp, concl = evaluate(judge.function, plan, _batched(example, plan), rt)
+        valid, hyp, concl = evaluate(judge.function, plan, as_batch(example, plan), rt)
         if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
             judge.tally.rejected += 1
             assume(False)
@@ -351,9 +350,8 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
         hyp_ok, concl_ok = holds(hyp), holds(concl)
         errors = np.where(concl.exact, 0.0, concl.err)
         # clear float64 decisions in bulk
-        sure = hyp.sure & concl.sure
-        clear_pass = usable & hyp_ok & concl_ok & (sure if not judge.bound else True)
-        clear_reject = usable & ~hyp_ok & (hyp.sure if not judge.bound else True)
+        passes, rejects = judge.settled(hyp_ok, concl_ok, hyp.sure, concl.sure)
+        clear_pass, clear_reject = usable & passes, usable & rejects
         tally.valid += int(clear_pass.sum())
         tally.rejected += int(clear_reject.sum())
         if clear_pass.any():

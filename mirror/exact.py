@@ -173,7 +173,7 @@ class RationalRuntime(MpRuntime):
         raise NotRational("an integral")
 
 
-def _batched(example: dict[str, Any], plan: dict) -> dict[str, Any]:
+def as_batch(example: dict[str, Any], plan: dict) -> dict[str, Any]:
     """One example as a batch of one, keyed by parameter name."""
     return {entry["param"]: np.asarray(example[entry["name"]])[None, ...]
             for entry in plan["variables"]}
@@ -181,7 +181,7 @@ def _batched(example: dict[str, Any], plan: dict) -> dict[str, Any]:
 
 def _state(function: Callable, plan: dict, example: dict[str, Any], rt: MpRuntime) -> tuple:
     """``(verdict, error)`` of one evaluation; ``NotRational`` propagates."""
-    values = {k: rt.lift(v) for k, v in _batched(example, plan).items()}
+    values = {k: rt.lift(v) for k, v in as_batch(example, plan).items()}
     try:
         hyp, concl = function(rt, **values)
     except OutOfDomain:
@@ -264,4 +264,4 @@ def decide(
                     math.nan)
 
 
-__all__ = ["Decision", "NotRational", "RationalRuntime", "decide", "start_digits"]
+__all__ = ["Decision", "NotRational", "RationalRuntime", "as_batch", "decide", "start_digits"]

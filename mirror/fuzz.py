@@ -310,8 +310,10 @@ def merge_rounds(previous: StatementResult | None, new: StatementResult) -> Stat
         kept = float_only[-1]
         return replace(merged, mirror_status="inconclusive", reason=kept.reason,
                        counterexample=kept.counterexample)
+    from mirror.pipeline import CheckSettings
+
     total = merged.examples + merged.rejected
-    if merged.examples and merged.rejected <= 0.5 * total:
+    if merged.examples and merged.rejected <= CheckSettings.max_reject_fraction * total:
         return replace(merged, mirror_status="tested", reason=None)
     return replace(merged, mirror_status="inconclusive", reason=(
         f"{merged.rejected} of {total} draws rejected by the hypotheses or outside the "

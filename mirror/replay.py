@@ -93,7 +93,8 @@ def replay(mirror: Any, text: str) -> Replay:
     deciding it exactly as a check does (:class:`mirror.checks.Judge`)."""
     from mirror.binding import runtime_bindings
     from mirror.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge, Tally,
-                               _batched, evaluate, holds)
+                               evaluate, holds)
+    from mirror.exact import as_batch
     from mirror.runtime import NumpyRuntime
 
     if mirror.status != "ready":
@@ -103,7 +104,7 @@ def replay(mirror: Any, text: str) -> Replay:
     function = mirror.load()
     bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
     rt = NumpyRuntime(1, mirror.plan["settings"]["nat_domain"], FLOAT_TOLERANCE, bindings)
-    valid, hyp, concl = evaluate(function, mirror.plan, _batched(example, mirror.plan), rt)
+    valid, hyp, concl = evaluate(function, mirror.plan, as_batch(example, mirror.plan), rt)
     if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
         return Replay(mirror.name, "rejected")
     err = 0.0 if concl.exact[0] else float(concl.err[0])
