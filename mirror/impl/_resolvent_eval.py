@@ -115,14 +115,19 @@ def weight_blocks(
     keys = np.ascontiguousarray(k.T)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
+    # One scratch plane for every block's logits (contiguous per block, reshaped in place):
+    # the BLAS product, the exponential and the row factor all work in it.
+    scratch = np.empty(block * n, dtype=np.float64)
+    ones = np.ones(n, dtype=np.float64)
     for r0 in range(0, n, block):
         r1 = min(n, r0 + block)
         dead = upper[: r1 - r0, : r1 - r0]
+        logit = scratch[: (r1 - r0) * r1].reshape(r1 - r0, r1)
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):
             if scaled_q is None:
-                logit = np.zeros((r1 - r0, r1), dtype=np.float64)
+                logit.fill(0.0)
             else:
-                logit = scaled_q[r0:r1] @ keys[:, :r1]
+                np.matmul(scaled_q[r0:r1], keys[:, :r1], out=logit)
                 if not bound < 1e300 and not np.isfinite(logit).all():
                     raise LogitOverflow(f"rows {r0}..{r1 - 1}")
             live = None if unit else modulus[r0:r1, :r1] > 0.0
@@ -141,7 +146,7 @@ def weight_blocks(
             _bury(scale, live, dead, r0)
             scaling = (np.multiply, 1.0)
             if beta != 0.0:
-                total = scale.sum(axis=1) if unit else np.einsum(
+                total = scale @ ones[:r1] if unit else np.einsum(
                     "ij,ij->i", modulus[r0:r1, :r1], scale)
             if divide:
                 scaling = (np.divide, total[:, None])
@@ -167,26 +172,59 @@ def _bury(scale: np.ndarray, live: np.ndarray | None, dead: np.ndarray, r0: int)
     """Zero a block's dead entries: ``~live``, or (every gate 1) the diagonal block's upper
     triangle ``dead`` at columns ``r0 ..``."""
     if live is None:
-        scale[:, r0 : r0 + dead.shape[1]][dead] = 0.0
+        np.copyto(scale[:, r0 : r0 + dead.shape[1]], 0.0, where=dead)
     else:
-        scale[~live] = 0.0
+        np.copyto(scale, 0.0, where=~live)
 
 
-def operator_blas(*args: object) -> np.ndarray:
-    """``W`` as complex128 ``[n, n]`` from :func:`weight_blocks` (same arguments)."""
+def operator_blas(*args: object, real: bool = False) -> np.ndarray:
+    """``W`` as complex128 ``[n, n]`` from :func:`weight_blocks` (same arguments), or its
+    real plane as float64 with ``real`` (the caller has checked that every gate is real).
+
+    Each row is written once, left to right: the block's weights (normalised in the scratch
+    plane when real) and then the zeros above it.
+    """
     n = args[0].shape[0]
-    # Each row is written once, left to right (a fresh zeroed array would be written twice).
-    out = np.empty((n, n), dtype=np.complex128)
+    out = np.empty((n, n), dtype=np.float64 if real else np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         for r0, r1, re, im, (apply, column) in weight_blocks(*args):
             target = out[r0:r1, :r1]
-            if im is None:  # real weights: the cast to complex writes +0.0 imaginary lanes
+            if im is None:  # real weights: a complex target gets +0.0 imaginary lanes
+                # Normalised in the scratch plane first when the target is complex (a ufunc
+                # writing into complex lanes casts through a buffer, a slower pass).
+                normalised = target if real else re
+                if apply is np.divide:
+                    _normalise_rows(re, column, r0, normalised)
+                else:
+                    apply(re, column, out=normalised)
+                if not real:
+                    target[...] = re
+            elif real:
                 apply(re, column, out=target)
             else:
                 apply(re, column, out=target.real)
                 apply(im, column, out=target.imag)
             out[r0:r1, r1:] = 0.0
     return out
+
+
+def _normalise_rows(block: np.ndarray, total: np.ndarray, r0: int, out: np.ndarray) -> None:
+    """``out = block / total`` (every gate 1, ``beta = 1``), by a multiplication per entry.
+
+    The reciprocal of each row's total is lowered (``nextafter``) until ``total * recip <=
+    1``; rounding is monotone, so every entry, at most its row's total, stays ``<= 1`` as
+    under division. Row 0 has one live entry (the diagonal) and is divided, so it reads
+    exactly 1. Each other entry is within two units in the last place of the quotient.
+    """
+    recip = 1.0 / total
+    while True:
+        high = recip * total > 1.0
+        if not high.any():
+            break
+        recip[high] = np.nextafter(recip[high], 0.0)
+    lone = 1 if r0 == 0 else 0
+    np.divide(block[:lone], total[:lone], out=out[:lone])
+    np.multiply(block[lone:], recip[lone:], out=out[lone:])
 
 
 def head_blas(v: np.ndarray, *args: object) -> np.ndarray:
@@ -196,6 +234,7 @@ def head_blas(v: np.ndarray, *args: object) -> np.ndarray:
     ``(rows, c)`` product instead of the ``(rows, r1)`` weights.
     """
     n, c = v.shape
+    v = np.ascontiguousarray(v)
     out = np.zeros((n, c), dtype=np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         for r0, r1, re, im, (apply, column) in weight_blocks(*args):
@@ -223,26 +262,42 @@ def readout_ordered(w: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``O = tril(W) V`` by BLAS products over causal row blocks.
+    """``O = tril(W) V`` by BLAS products over causal row blocks, as complex128 ``[n, c]``.
 
-    A block whose imaginary lanes are all +0.0 (checked on their bit patterns, one strided
-    pass) contributes nothing to the imaginary part and skips its product.
+    Block ``[r0, r1)`` of rows, columns ``< r1``, is copied into one contiguous scratch
+    plane, the upper triangle of its diagonal block zeroed there, and multiplied by
+    ``V[:r1]``; the upper triangle of ``W`` is never read. A real ``w`` is one plane
+    (imaginary part +0.0). A complex ``w`` has two, its real and imaginary lanes; the
+    imaginary lanes of a block are first tested on their bit patterns (an OR over the
+    block's rows, then over its odd lanes), and a block whose imaginary lanes are all +0.0
+    contributes nothing to the imaginary part and skips its product. The real plane goes
+    through the same copy and product either way, so a real ``w`` and a complex one with the
+    same real lanes and zero imaginary lanes read out bitwise alike.
     """
     n, c = v.shape
     w = np.ascontiguousarray(w)
-    imag_bits = w.view(np.uint64).reshape(n, n, 2)[..., 1]
+    v = np.ascontiguousarray(v)
+    complex_lanes = np.iscomplexobj(w)
+    planes = (w.real, w.imag) if complex_lanes else (w,)
+    bits = w.view(np.uint64).reshape(n, 2 * n) if complex_lanes else None
     out = np.zeros((n, c), dtype=np.complex128)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
+    scratch = np.empty(block * n, dtype=np.float64)
+    products = np.empty((block, c), dtype=np.float64)
     for r0 in range(0, n, block):
         r1 = min(n, r0 + block)
-        dead = upper[: r1 - r0, : r1 - r0]
-        for imaginary, plane, target in ((False, w.real, out.real), (True, w.imag, out.imag)):
-            if imaginary and not imag_bits[r0:r1, :r1].max(initial=0):
+        rows = r1 - r0
+        dead = upper[:rows, :rows]
+        for imaginary, (plane, target) in enumerate(zip(planes, (out.real, out.imag))):
+            if imaginary and not np.bitwise_or.reduce(bits[r0:r1, : 2 * r1], axis=0)[1::2].any():
                 continue
-            lanes = np.array(plane[r0:r1, :r1], dtype=np.float64)
-            lanes[:, r0:r1][dead] = 0.0
-            target[r0:r1] = lanes @ v[:r1]
+            lanes = scratch[: rows * r1].reshape(rows, r1)
+            np.copyto(lanes, plane[r0:r1, :r1])
+            np.copyto(lanes[:, r0:], 0.0, where=dead)
+            result = products[:rows]
+            np.matmul(lanes, v[:r1], out=result)
+            target[r0:r1] = result
     return out
 
 

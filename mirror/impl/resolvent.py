@@ -222,6 +222,7 @@ def operator(
     seq: int | None = None,
     head_dim: int | None = None,
     exact_order: bool = False,
+    real: bool = False,
 ) -> np.ndarray:
     """The head's weight matrix ``W`` as complex128 ``[seq, seq]`` (zero above the diagonal).
 
@@ -249,22 +250,33 @@ def operator(
     of ``n``. Both evaluate ``qk = 0`` (logit exactly 0) and ``beta = 0`` (``G_ij e^{qk
     s_ij}``) alike; at ``(qk, beta) = (0, 0)`` they agree bitwise.
 
+    ``real=True`` returns the real plane ``W.real`` as float64 ``[seq, seq]``, and is only
+    accepted for a real operator: every gate ``a_k`` (``k >= 1``) with imaginary part exactly
+    0, as at ``g = 0`` (the softmax and kernel corners) or with every blended phase 0. Then
+    every imaginary lane of ``W`` is a zero (the spec's "imaginary part of exactly 0"), so the
+    plane is the whole operator, in half the memory; :func:`readout` takes it as it is. The
+    values are bitwise those of ``operator(...).real`` on the same path.
+
     Raises:
         NonFinite: a NaN/infinite switch, query, key, magnitude (``u``) or phase (``theta``), a
             blended phase ``g theta_k`` that overflows, or a logit ``qk s_ij`` (``j <= i``) that
             overflows; ``.input`` names the class.
-        InvalidArgument: (a ``ValueError``) shapes that do not fit together, or ``head_dim ==
-            0`` with ``seq > 0`` (the source panics there).
+        InvalidArgument: (a ``ValueError``) shapes that do not fit together, ``head_dim ==
+            0`` with ``seq > 0`` (the source panics there), or ``real=True`` with a gate whose
+            imaginary part is not 0.
     """
     head = _Head.prepare(q, k, u, theta, switches, seq, head_dim)
+    if real:
+        head.require_real()
     if head.n == 0:
-        return np.zeros((0, 0), dtype=np.complex128)
+        return np.zeros((0, 0), dtype=np.float64 if real else np.complex128)
     if not exact_order:
         try:
-            return _eval.operator_blas(*head.blas_args())
+            return _eval.operator_blas(*head.blas_args(), real=real)
         except _eval.LogitOverflow:
             pass  # the reproducible path refuses, or evaluates where BLAS scaling overflowed
-    return head.ordered()
+    w = head.ordered()
+    return w.real.copy() if real else w
 
 
 def operator_readout(
@@ -357,6 +369,17 @@ class _Head:
         unit = bool(np.all(a_re[1:] == 1.0) and np.all(a_im[1:] == 0.0))
         return cls(q_mat, k_mat, sw, m, a_re, a_im, unit)
 
+    def require_real(self) -> None:
+        """Refuse ``real=True`` for an operator with a gate off the real axis."""
+        off_axis = np.flatnonzero(self.a_im[1:] != 0.0)
+        if off_axis.size:
+            i = int(off_axis[0]) + 1
+            raise InvalidArgument(
+                f"operator: real=True but gate a[{i}] = {complex(self.a_re[i], self.a_im[i])!r}"
+                f" (g = {self.switches.g!r}) is not real; expected every gate a_k, k >= 1, "
+                "with imaginary part 0 (e.g. g = 0)"
+            )
+
     def blas_args(self) -> tuple:
         """Arguments of :func:`_resolvent_eval.weight_blocks`."""
         sw = self.switches
@@ -389,7 +412,9 @@ def readout(
 
     ``w`` is ``(seq, seq)`` (or flat of length ``seq^2``); ``v`` is ``(seq, value_dim)``,
     ``(seq,)`` (read as ``value_dim = 1``; the result is still 2-D) or flat row-major with
-    ``value_dim`` given. Entries of ``w`` above the diagonal are ignored (treated as 0), so the
+    ``value_dim`` given; a real ``w`` (e.g. from ``operator(..., real=True)``) is read as
+    the complex operator with zero imaginary lanes, without conversion, and gives bitwise
+    the readout of that complex operator. Entries of ``w`` above the diagonal are ignored (treated as 0), so the
     readout is causal whatever ``w`` holds there. Non-finite values are refused with
     ``NonFinite(input="value")``; a ``w`` holding ``+-inf`` (an overflowed operator away from
     ``beta = 1``) gives an undefined result, as in the source, and is not guarded.
@@ -399,7 +424,8 @@ def readout(
     ``j = 0 .. i`` in order, one rounding per product and per addition, so row ``i`` is
     bitwise independent of BLAS and of ``n``.
     """
-    w_arr = _as_array(w, "w", allow_complex=True).astype(np.complex128, copy=False)
+    w_arr = _as_array(w, "w", allow_complex=True)
+    w_arr = w_arr.astype(np.complex128 if np.iscomplexobj(w_arr) else np.float64, copy=False)
     v_arr = _real_array(v, "v")
     if w_arr.ndim == 1:
         side = math.isqrt(w_arr.size) if seq is None else seq
