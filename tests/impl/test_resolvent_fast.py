@@ -10,7 +10,7 @@ agree with the reproducible path to stated tolerances:
   for logits of ``1e4``, whose rounding moves the exponent by ``~1e-12``);
 - readouts: ``|O - O_exact| <= 1e-13 (|W_exact| |V|)_i``, the scale of row ``i``'s sum.
 
-Sizes go past one row block (``n = 300`` and ``600`` are two and three blocks).
+Sizes go past one row block (``n = 300`` and ``600`` are two and six blocks).
 """
 
 from __future__ import annotations
@@ -250,3 +250,89 @@ def test_empty_sequences_and_bad_values_for_the_fused_readout():
         operator_readout(q, k, u, theta, np.full(5, np.nan))
     column = operator_readout(q, k, u, theta, np.arange(5.0))
     assert column.shape == (5, 1)
+
+
+REAL_SETTINGS = [SOFTMAX, UNNORMALIZED_KERNEL, Switches(0.5, 1.3, 0.0), Switches(1.0, 1.0, 1.0),
+                 PATH_PRODUCT]
+
+
+@pytest.mark.parametrize("switches", REAL_SETTINGS, ids=str)
+@pytest.mark.parametrize("exact", [False, True])
+def test_the_real_plane_of_a_real_operator_is_its_real_part_bit_for_bit(switches, exact):
+    # Gates are real when g = 0 or every phase is 0 (closed gates and magnitudes < 1 kept).
+    n, d = 300, 6
+    q, k, u, _ = _inputs(12, n, d)
+    theta = np.zeros(n)
+    u[[17, 200]] = 0.0
+    w = operator(q, k, u, theta, switches, exact_order=exact)
+    plane = operator(q, k, u, theta, switches, exact_order=exact, real=True)
+    assert plane.dtype == np.float64 and plane.shape == (n, n)
+    assert np.all(w.imag == 0.0)
+    assert np.array_equal(_bits(plane), _bits(w.real))
+    # The readout takes either representation and gives the same bits.
+    v = np.random.default_rng(13).standard_normal((n, 5))
+    assert np.array_equal(_bits(readout(plane, v, exact_order=exact)),
+                          _bits(readout(w, v, exact_order=exact)))
+
+
+def test_real_is_refused_for_a_gate_off_the_real_axis():
+    q, k, u, theta = _inputs(14, 40, 3)
+    theta[:] = 0.0
+    theta[7] = 0.5
+    for exact in (False, True):
+        with pytest.raises(InvalidArgument, match=r"gate a\[7\].*not real"):
+            operator(q, k, u, theta, Switches(1.0, 1.0, 0.25), exact_order=exact, real=True)
+    # theta_0 is never read (a_0 does not enter any path product), so it may be anything.
+    theta[7] = 0.0
+    theta[0] = 1.0
+    w = operator(q, k, u, theta, Switches(1.0, 1.0, 0.25), real=True)
+    assert w.dtype == np.float64
+    assert operator(np.zeros((0, 2)), np.zeros((0, 2)), [], [], real=True).dtype == np.float64
+
+
+def test_softmax_rows_normalised_by_reciprocals_stay_at_most_one():
+    # Logits up to ~250 (inside the bound of 300 where rows are normalised without a shift):
+    # most rows are dominated by one entry, whose quotient rounds to 1 and whose product by
+    # a rounded reciprocal could exceed it. Row 0 has one live entry and reads exactly 1.
+    n, d = 600, 4
+    q, k, u, theta = _inputs(15, n, d, scale=3.7)
+    s = q @ k.T / 2.0
+    assert np.abs(np.tril(s)).max() > 100.0
+    w = operator(q, k, np.ones(n), theta, SOFTMAX, real=True)
+    assert w.max() <= 1.0 and w[0, 0] == 1.0
+    assert np.max(np.abs(w.sum(axis=1) - 1.0)) <= 1e-13
+    exact = operator(q, k, np.ones(n), theta, SOFTMAX, exact_order=True)
+    _assert_operators_agree(w.astype(complex), exact)
+
+
+def test_normalising_by_a_reciprocal_never_exceeds_one_nor_moves_more_than_two_ulps():
+    # Totals across the exponent range; an entry equal to its row's total (the largest an
+    # entry can be) is normalised to at most 1, every entry to within 2 ulps of its quotient.
+    from mirror.impl._resolvent_eval import _normalise_rows
+
+    rng = np.random.default_rng(16)
+    totals = np.exp(rng.uniform(-700.0, 700.0, 4000))[:, None]
+    block = totals * np.concatenate([np.ones((4000, 1)), rng.uniform(0, 1, (4000, 7))], axis=1)
+    for r0 in (0, 64):
+        out = np.empty_like(block)
+        _normalise_rows(block, totals, r0, out)
+        assert np.all(out <= 1.0) and np.all(out[:, 0] >= 1.0 - 2.3e-16)
+        quotient = block / totals
+        assert np.all(np.abs(out - quotient) <= 2.3e-16 * quotient)
+    assert out[0, 0] <= 1.0
+    _normalise_rows(block, totals, 0, out)
+    assert out[0, 0] == 1.0  # row 0 (one live entry) is divided
+
+
+def test_a_real_operator_with_garbage_above_the_diagonal_reads_out_the_same():
+    rng = np.random.default_rng(17)
+    n = 300
+    w = np.tril(rng.standard_normal((n, n)))
+    v = rng.standard_normal((n, 3))
+    garbage = w + np.triu(np.full((n, n), np.nan), 1)
+    for exact in (False, True):
+        clean = readout(w, v, exact_order=exact)
+        assert clean.dtype == np.complex128 and np.all(clean.imag == 0.0)
+        assert np.array_equal(readout(garbage, v, exact_order=exact), clean)
+        assert np.array_equal(_bits(clean), _bits(readout(w.astype(complex), v,
+                                                          exact_order=exact)))
