@@ -2,7 +2,8 @@
 
 For n = 256 ... 8192 (doubling), float64 unless noted, ``d = D = 64``:
 
-- resolvent softmax corner: ``operator_readout`` (fused), ``operator`` + ``readout``, the
+- resolvent softmax corner: ``operator_readout`` (fused), ``operator`` + ``readout`` (``W``
+  complex128), ``operator(real=True)`` + ``readout`` (``W``'s real plane), the
   reproducible path (``exact_order=True``, capped at n = 2048: it is quadratic with
   ``d`` NumPy passes over an ``n x n`` plane, minutes and gigabytes at 8192) and torch SDPA;
 - causal GQA, S = L = n, Hkv = 2, G = 4: ours and torch SDPA;
@@ -56,6 +57,8 @@ def resolvent_contenders(n: int, d: int = 64) -> dict[str, Callable]:
         "torch SDPA": sdpa,
         "operator_readout (fused)": lambda: operator_readout(q, k, u, theta, v, SOFTMAX),
         "operator + readout": lambda: readout(operator(q, k, u, theta, SOFTMAX), v),
+        "operator(real=True) + readout": lambda: readout(
+            operator(q, k, u, theta, SOFTMAX, real=True), v),
     }
     if n <= EXACT_CAP:
         runs["exact_order=True"] = lambda: readout(
