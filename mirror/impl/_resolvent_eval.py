@@ -107,7 +107,11 @@ def weight_blocks(
     else:
         with np.errstate(over="ignore", invalid="ignore"):
             scaled_q = q * (qk / math.sqrt(d))
-            bound = float(np.abs(scaled_q).max(axis=0) @ np.abs(k).max(axis=0)) * (1 + 1e-9)
+            # Cauchy-Schwarz: |<sq_i, k_j>| <= max_i |sq_i| max_j |k_j|; the margin covers
+            # the rounding of the norms and of the products (NaN, from 0 * inf, is no bound).
+            q_norm = math.sqrt(float(np.einsum("ij,ij->i", scaled_q, scaled_q).max()))
+            k_norm = math.sqrt(float(np.einsum("ij,ij->i", k, k).max()))
+            bound = q_norm * k_norm * (1 + 1e-9)
     # |M_i - beta log Z_i| <= |1 - beta| B + |beta| log n: no row can be wide below 700, and
     # the logits need not be kept once shifted.
     keep_logits = not abs(1.0 - beta) * bound + abs(beta) * math.log(n) <= 600.0
