@@ -68,14 +68,15 @@ def loop_reference(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def race_medians(contenders: dict[str, Callable[[], object]], rounds: int,
-                 reference: str = REFERENCE) -> dict[str, dict[str, float]]:
-    """Per contender: median wall seconds and median per-round ratios to ``reference``.
+                 reference: str = REFERENCE, warm: bool = True) -> dict[str, dict[str, float]]:
+    """Per contender: median seconds on each clock and median per-round ratios to
+    ``reference``.
 
-    Every contender runs once untimed, then ``rounds`` rounds in turn; each run is timed on
-    both clocks of :data:`CLOCKS`. Returns ``{name: {"wall": s, "wall ratio": r, "cpu
-    ratio": r}}``.
+    With ``warm`` every contender first runs once untimed; then ``rounds`` rounds run every
+    contender in turn, each run timed on both clocks of :data:`CLOCKS`. Returns ``{name:
+    {"wall": s, "cpu": s, "wall ratio": r, "cpu ratio": r}}``.
     """
-    for run in contenders.values():
+    for run in contenders.values() if warm else ():
         run()
     samples = {name: {clock: [] for clock in CLOCKS} for name in contenders}
     for _ in range(rounds):
@@ -87,8 +88,9 @@ def race_medians(contenders: dict[str, Callable[[], object]], rounds: int,
     base = samples[reference]
     table = {}
     for name, times in samples.items():
-        row = {"wall": statistics.median(times["wall"])}
+        row = {}
         for clock in CLOCKS:
+            row[clock] = statistics.median(times[clock])
             ratios = [t / max(b, 1e-12) for t, b in zip(times[clock], base[clock])]
             row[f"{clock} ratio"] = statistics.median(ratios)
         table[name] = row

@@ -10,9 +10,12 @@ For n = 256 ... 8192 (doubling), float64 unless noted, ``d = D = 64``:
 - gated DeltaNet, T = n, chunk 64: chunked (ours), recurrence (ours) and flash-linear-
   attention's naive chunked reference (float32, loaded by path).
 
-Times are best-of interleaved rounds after a warm-up (5 rounds up to n = 512, 3 at 1024);
-from n = 2048 on, each contender runs once, without warm-up, to keep ``make bench`` within a
-few minutes (so the largest sizes are single cold runs and noisier).
+Times are medians of the thread's CPU time (``time.thread_time``; every contender runs in
+the calling thread at one thread) over interleaved rounds after a warm-up (5 rounds up to
+n = 512, 3 at 1024): on a machine shared with other jobs, CPU time leaves out the time spent
+waiting for a core, which dominates wall-clock noise there. From n = 2048 on, each contender
+runs once, without warm-up, to keep ``make bench`` within a few minutes (so the largest
+sizes are single cold runs and noisier).
 The fitted exponent is the least-squares slope of log time against log n over n >= 1024,
 where fixed per-call costs no longer dominate. Writes ``scaling.png`` and ``scaling.csv``
 into ``--out`` (default ``docs/bench``) and prints the table and the exponents.
@@ -30,8 +33,9 @@ from typing import Callable
 
 import numpy as np
 
-from bench._common import race, threads
+from bench._common import threads
 from bench.bench_ops import deltanet_contenders, gqa_contenders
+from bench.bench_resolvent import race_medians
 from mirror.impl.resolvent import SOFTMAX, operator, operator_readout, readout
 
 #: Largest n at which the reproducible resolvent path is timed.
@@ -95,10 +99,12 @@ def measure(sizes: list[int]) -> dict[str, dict[str, dict[int, float]]]:
         times[kernel] = {}
         for n in sizes:
             rounds = rounds_for(n)
-            best = race(make(n), rounds, warm=rounds > 1)
-            shown = "  ".join(f"{name} {t * 1e3:.1f} ms" for name, t in best.items())
+            runs = make(n)
+            table = race_medians(runs, rounds, reference=next(iter(runs)), warm=rounds > 1)
+            cpu = {name: row["cpu"] for name, row in table.items()}
+            shown = "  ".join(f"{name} {t * 1e3:.1f} ms" for name, t in cpu.items())
             print(f"  n = {n:>5}: {shown}", flush=True)
-            for name, seconds in best.items():
+            for name, seconds in cpu.items():
                 times[kernel].setdefault(name, {})[n] = seconds
     return times
 
@@ -115,7 +121,7 @@ def report(times: dict, out: Path) -> None:
     fig, axes = plt.subplots(1, len(times), figsize=(6 * len(times), 4.8))
     with open(out / "scaling.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["kernel", "implementation", "n", "seconds"])
+        writer.writerow(["kernel", "implementation", "n", "cpu_seconds"])
         for axis, (kernel, by_name) in zip(np.atleast_1d(axes), times.items()):
             print(f"  {kernel}")
             for name, by_n in by_name.items():
@@ -127,7 +133,7 @@ def report(times: dict, out: Path) -> None:
                 writer.writerows([kernel, name, n, f"{t:.6g}"] for n, t in zip(sizes, seconds))
             axis.set_title(kernel)
             axis.set_xlabel("n (sequence length)")
-            axis.set_ylabel("best time (s)")
+            axis.set_ylabel("median thread CPU time (s)")
             axis.set_xscale("log", base=2)
             axis.grid(True, which="both", alpha=0.3)
             axis.legend(fontsize=8)
