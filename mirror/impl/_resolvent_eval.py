@@ -270,15 +270,15 @@ def readout_ordered(w: np.ndarray, v: np.ndarray) -> np.ndarray:
 def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     """``O = tril(W) V`` by BLAS products over causal row blocks, as complex128 ``[n, c]``.
 
-    Block ``[r0, r1)`` of rows, columns ``< r1``, is copied into one contiguous scratch
-    plane, the upper triangle of its diagonal block zeroed there, and multiplied by
-    ``V[:r1]``; the upper triangle of ``W`` is never read. A real ``w`` is one plane
-    (imaginary part +0.0). A complex ``w`` has two, its real and imaginary lanes; the
-    imaginary lanes of a block are first tested on their bit patterns (an OR over the
-    block's rows, then over its odd lanes), and a block whose imaginary lanes are all +0.0
-    contributes nothing to the imaginary part and skips its product. The real plane goes
-    through the same copy and product either way, so a real ``w`` and a complex one with the
-    same real lanes and zero imaginary lanes read out bitwise alike.
+    Only columns ``< r1`` of block ``[r0, r1)`` of rows are read, and the upper triangle
+    of its diagonal block is zeroed in a scratch copy, so the upper triangle of ``W`` is
+    never read. A real ``w`` is one plane (imaginary part +0.0), multiplied where it lies:
+    its columns ``< r0`` times ``V[:r0]``, plus the diagonal block's copy times
+    ``V[r0:r1]``. A complex ``w``'s lanes are interleaved, so each plane of the block is
+    copied whole into a contiguous scratch plane (one pass over the block) and multiplied
+    by ``V[:r1]``; before that, the imaginary lanes are tested on their bit patterns (an
+    OR over the block's rows, then over its odd lanes), and a block whose imaginary lanes
+    are all +0.0 contributes nothing to the imaginary part and skips its product.
     """
     n, c = v.shape
     w = np.ascontiguousarray(w)
@@ -289,20 +289,28 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     out = np.zeros((n, c), dtype=np.complex128)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
-    scratch = np.empty(block * n, dtype=np.float64)
-    products = np.empty((block, c), dtype=np.float64)
+    scratch = np.empty(block * (n if complex_lanes else block), dtype=np.float64)
+    products = np.empty((2, block, c), dtype=np.float64)
     for r0 in range(0, n, block):
         r1 = min(n, r0 + block)
         rows = r1 - r0
-        dead = upper[:rows, :rows]
+        result, earlier = products[0, :rows], products[1, :rows]
         for imaginary, (plane, target) in enumerate(zip(planes, (out.real, out.imag))):
             if imaginary and not np.bitwise_or.reduce(bits[r0:r1, : 2 * r1], axis=0)[1::2].any():
                 continue
-            lanes = scratch[: rows * r1].reshape(rows, r1)
-            np.copyto(lanes, plane[r0:r1, :r1])
-            np.copyto(lanes[:, r0:], 0.0, where=dead)
-            result = products[:rows]
-            np.matmul(lanes, v[:r1], out=result)
+            if complex_lanes:
+                lanes = scratch[: rows * r1].reshape(rows, r1)
+                np.copyto(lanes, plane[r0:r1, :r1])
+                np.copyto(lanes[:, r0:], 0.0, where=upper[:rows, :rows])
+                np.matmul(lanes, v[:r1], out=result)
+            else:
+                diagonal = scratch[: rows * rows].reshape(rows, rows)
+                np.copyto(diagonal, plane[r0:r1, r0:r1])
+                np.copyto(diagonal, 0.0, where=upper[:rows, :rows])
+                np.matmul(diagonal, v[r0:r1], out=result)
+                if r0:
+                    np.matmul(plane[r0:r1, :r0], v[:r0], out=earlier)
+                    result += earlier
             target[r0:r1] = result
     return out
 

@@ -414,9 +414,11 @@ def readout(
 
     ``w`` is ``(seq, seq)`` (or flat of length ``seq^2``); ``v`` is ``(seq, value_dim)``,
     ``(seq,)`` (read as ``value_dim = 1``; the result is still 2-D) or flat row-major with
-    ``value_dim`` given; a real ``w`` (e.g. from ``operator(..., real=True)``) is read as
-    the complex operator with zero imaginary lanes, without conversion, and gives bitwise
-    the readout of that complex operator. Entries of ``w`` above the diagonal are ignored (treated as 0), so the
+    ``value_dim`` given. A real ``w`` (e.g. from ``operator(..., real=True)``) is read as
+    the complex operator with zero imaginary lanes, without conversion: the same products
+    and sums, so the readouts agree (bitwise on the reproducible path; on the default path
+    the BLAS reads one plane in place rather than from a copy). Entries of ``w`` above the
+    diagonal are ignored (treated as 0), so the
     readout is causal whatever ``w`` holds there. Non-finite values are refused with
     ``NonFinite(input="value")``; a ``w`` holding ``+-inf`` (an overflowed operator away from
     ``beta = 1``) gives an undefined result, as in the source, and is not guarded.
