@@ -81,7 +81,9 @@ def weight_blocks(
     Yields ``(r0, r1, re, im, (apply, column))``: rows ``r0 .. r1-1`` of ``W`` restricted to
     columns ``< r1`` are ``apply(re, column)`` and ``apply(im, column)``, with ``apply``
     ``np.multiply`` or ``np.divide`` and ``column`` positive and finite (``1.0`` or ``(rows,
-    1)``); ``im`` is ``None`` when every gate is 1.
+    1)``); ``im`` is ``None`` when every gate is 1. ``re`` may be a view of one scratch
+    plane that the next block overwrites: the consumer uses (or copies) it before asking
+    for the next block, and may modify it in place.
 
     At ``beta = 0`` an entry is ``G_ij e^{qk s_ij}``. Otherwise ``W_ij = G_ij e^{qk s_ij -
     M_i} e^{M_i - beta log Z_i}`` with ``M_i`` the largest live logit of row ``i`` and the
@@ -91,8 +93,11 @@ def weight_blocks(
     1`` there. At ``beta = 1``, when a bound on every logit, ``|qk s_ij| <= B <= 300``, shows
     that no ``exp`` can overflow or underflow, the shift is ``M_i = 0`` and ``W_ij = G_ij
     e^{qk s_ij} / Z_i`` is one division (the same real number; a lone live entry is still
-    ``x / x = 1`` and a sum of non-negative terms is at least each of them). Dead entries (above the diagonal, or ``R_ij = 0``) are 0, and a lane of
-    ``G_ij`` that is exactly 0 stays as it is.
+    ``x / x = 1`` and a sum of non-negative terms is at least each of them;
+    with every gate 1, :func:`operator_blas` multiplies by a reciprocal instead, see
+    :func:`_normalise_rows`).
+    Dead entries (above the diagonal, or ``R_ij = 0``) are 0, and a lane of ``G_ij`` that
+    is exactly 0 stays as it is.
 
     Raises:
         LogitOverflow: a logit on a block's rows is not finite (folding the scale into ``Q``
