@@ -6,6 +6,7 @@ of a bound implementation with its Lean definition at 50 digits.
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import mpmath
@@ -14,6 +15,23 @@ import numpy as np
 from mirror.functions import MpFunctions
 from mirror.runtime import NumpyRuntime
 from mirror.truth import Truth
+
+
+@functools.lru_cache(maxsize=None)
+def _clone(digits: int) -> mpmath.ctx_mp.MPContext:
+    ctx = mpmath.mp.clone()
+    ctx.dps = digits
+    return ctx
+
+
+def context(digits: int) -> mpmath.ctx_mp.MPContext:
+    """The mpmath context at ``digits`` decimal digits, one per precision (cloning one takes
+    about 2 ms, longer than most exact decisions). Its precision is restored should anything
+    have left it changed (mpmath's own ``workprec`` blocks restore it themselves)."""
+    ctx = _clone(digits)
+    if ctx.dps != digits:
+        ctx.dps = digits
+    return ctx
 
 
 class MpRuntime(MpFunctions, NumpyRuntime):
@@ -37,8 +55,7 @@ class MpRuntime(MpFunctions, NumpyRuntime):
         bindings: dict[str, Callable] | None = None,
     ) -> None:
         super().__init__(1, nat_domain, 0.0 if tolerance is None else tolerance, bindings)
-        self.context = mpmath.mp.clone()
-        self.context.dps = digits
+        self.context = context(digits)
         self.pi = self.context.pi
         self.I = self.context.mpc(0, 1)
         self.exact_mode = tolerance is None
@@ -345,4 +362,4 @@ class MpRuntime(MpFunctions, NumpyRuntime):
         return self.lift(x)
 
 
-__all__ = ["MpRuntime"]
+__all__ = ["MpRuntime", "context"]

@@ -65,6 +65,8 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         self.impl_nonfinite = np.zeros(batch, dtype=bool)
         self._masks: list[np.ndarray] = []
         self._memo: dict = {}
+        #: ``truth(True)``/``truth(False)`` of this runtime (:meth:`truth`).
+        self._constants: dict[bool, Truth] = {}
         self.pi = np.pi
         self.I = 1j
 
@@ -161,12 +163,12 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         """Field division with ``x / 0 = 0``."""
         a = np.asarray(a)
         b = np.asarray(b)
-        if not (np.issubdtype(a.dtype, np.inexact) or np.issubdtype(b.dtype, np.inexact)):
+        if a.dtype.kind not in "fc" and b.dtype.kind not in "fc":
             a = a.astype(float)
         zero = b == 0
         with np.errstate(all="ignore"):
-            out = a / np.where(zero, 1, b)
-        return np.where(zero, 0, out)
+            out = a / b
+        return np.where(zero, 0, out) if zero.any() else out
 
     def nat_div(self, a, b):
         a = np.asarray(a, dtype=np.int64)

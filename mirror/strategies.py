@@ -69,14 +69,35 @@ def _reals(lo: float, hi: float, exclude_min: bool, exclude_max: bool) -> st.Sea
                      allow_infinity=False, allow_subnormal=False).map(tame)
 
 
-@st.composite
-def examples(draw, plan: dict[str, Any]) -> dict[str, Any]:
-    """A Hypothesis strategy for one example of ``plan`` (name → value)."""
+def examples(plan: dict[str, Any]) -> st.SearchStrategy:
+    """A Hypothesis strategy for one example of ``plan`` (name → value). The strategy of a
+    variable whose range reads no drawn value is built once, not at every example."""
     settings = plan["settings"]
-    values: dict[str, Any] = {}
-    for entry in plan["variables"]:
-        values[entry["name"]] = draw(_entry_strategy(entry, values, settings))
-    return values
+    fixed = [None if _reads_values(entry) else _entry_strategy(entry, {}, settings)
+             for entry in plan["variables"]]
+
+    @st.composite
+    def example(draw) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for entry, strategy in zip(plan["variables"], fixed):
+            if strategy is None:
+                strategy = _entry_strategy(entry, values, settings)
+            values[entry["name"]] = draw(strategy)
+        return values
+
+    return example()
+
+
+#: Plan keys through which an entry reads earlier draws (bounds, sizes, copies, rules).
+_VALUE_KEYS = frozenset({"var", "expr", "copy", "value", "set_where"})
+
+
+def _reads_values(node: Any) -> bool:
+    if isinstance(node, dict):
+        return any(key in _VALUE_KEYS or _reads_values(item) for key, item in node.items())
+    if isinstance(node, list):
+        return any(_reads_values(item) for item in node)
+    return False
 
 
 def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrategy:

@@ -33,6 +33,10 @@ class Truth:
             self.sure = np.ones(np.shape(self.ok), dtype=bool)
 
 
+#: dtype kinds of plain numbers (not mpmath objects).
+_NUMERIC = frozenset("iufc")
+
+
 class Propositions:
     """Relations and connectives of a batched runtime (a mixin of ``NumpyRuntime``: it uses
     ``batch``, ``batched``, ``tolerance``, ``active``, ``_push``/``_pop``, ``_range`` and
@@ -54,8 +58,15 @@ class Propositions:
         return a, b
 
     def truth(self, value: bool) -> Truth:
-        ok = np.full(self.batch, bool(value))
-        return Truth(ok, ok.copy(), np.zeros(self.batch))
+        """A constant proposition (read-only arrays, shared by every use in an evaluation)."""
+        constants = self._constants
+        if bool(value) not in constants:
+            ok = np.full(self.batch, bool(value))
+            parts = (ok, ok, np.zeros(self.batch), np.ones(self.batch, dtype=bool))
+            for part in parts:
+                part.setflags(write=False)
+            constants[bool(value)] = Truth(*parts)
+        return constants[bool(value)]
 
     def _scale(self, a, b):
         return np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
@@ -64,6 +75,9 @@ class Propositions:
         """Equality within tolerance. Arrays (vectors, matrices) are compared norm-wise: each
         entry's deviation relative to the largest entry of the pair, so that rounding of a
         large matrix is not read as an error in its small entries."""
+        a, b = np.asarray(a), np.asarray(b)
+        if a.ndim <= 1 and b.ndim <= 1 and a.dtype.kind in _NUMERIC and b.dtype.kind in _NUMERIC:
+            return self._scalar_eq(a, b)
         a, b = self._align(a, b)
         with np.errstate(all="ignore"):
             diff = np.abs(a - b)
@@ -79,6 +93,31 @@ class Propositions:
             err = flat.max(axis=1) if flat.shape[1] else np.zeros(self.batch)
         exact = np.asarray(a == b).reshape(self.batch, -1).all(axis=1)
         return Truth(err <= self.tolerance, exact, err, self._sure(a, b, err))
+
+    def _scalar_eq(self, a: np.ndarray, b: np.ndarray) -> Truth:
+        """:meth:`eq` of one number per draw (the common case, without the array axes):
+        ``err = |a − b| / max(1, |a|, |b|)``, ``0`` where ``a == b`` (``∞ = ∞`` too) and ``∞``
+        where it is NaN; sure beyond the tolerance unless both sides are integers."""
+        with np.errstate(all="ignore"):
+            err = np.abs(a - b)
+            # max(1, |a|, |b|), folding a constant side first (a NaN there makes err NaN too)
+            if b.ndim == 0 or a.ndim == 0:
+                array, constant = (a, b) if b.ndim == 0 else (b, a)
+                scale = np.maximum(np.abs(array), max(1.0, float(np.abs(constant))))
+            else:
+                scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1.0)
+            if err.dtype.kind == "f" and err.ndim:
+                np.divide(err, scale, out=err)
+            else:
+                err = err / scale
+        exact = a == b
+        undefined = np.isnan(err)
+        if undefined.any():
+            err = np.where(undefined, np.where(exact, 0.0, np.inf), err)
+        ok = err <= self.tolerance
+        sure = ~ok if (a.dtype.kind in "fc" or b.dtype.kind in "fc") else np.ones_like(ok)
+        return Truth(*(v if v.shape == (self.batch,) else np.full(self.batch, v)
+                       for v in (ok, exact, err, sure)))
 
     def _sure(self, a: np.ndarray, b: np.ndarray, margin: np.ndarray) -> np.ndarray:
         """Per draw: is a relation between ``a`` and ``b`` decided beyond the tolerance of its
