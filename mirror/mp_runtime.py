@@ -189,7 +189,8 @@ class MpRuntime(MpFunctions, NumpyRuntime):
         return out
 
     def sup_range(self, body, lo, hi):
-        return self._fold(body, lo, hi, 0, lambda a, t: np.frompyfunc(max, 2, 1)(a, t))
+        return self._reduce("sup", body, lo, hi, lambda: self._fold(
+            body, lo, hi, 0, lambda a, t: np.frompyfunc(max, 2, 1)(a, t)))
 
     def _term(self, value):
         return self.batched(np.asarray(value, dtype=object))

@@ -46,6 +46,35 @@ def _de_substitution(u: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarr
     return s, ds
 
 
+def _value_key(value: Any) -> Any:
+    """A hashable key equal for equal values (``None`` when there is none): arrays by dtype,
+    shape and contents, numbers by type and value."""
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            try:
+                return ("o", value.shape, tuple(map(_value_key, value.reshape(-1).tolist())))
+            except TypeError:
+                return None
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (int, float, complex, np.integer, np.floating, np.complexfloating)):
+        return (type(value), value)
+    return None
+
+
+def _closure_key(fn: Callable) -> tuple | None:
+    """``fn``'s code and captured values: numbers by value, other objects by identity (the
+    memo that uses it keeps them alive, so an identity is not reused)."""
+    cells = []
+    for cell in fn.__closure__ or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            return None
+        key = _value_key(value) if not isinstance(value, np.ndarray) else None
+        cells.append(key if key is not None else ("id", id(value)))
+    return (fn.__code__, tuple(cells))
+
+
 class NumpyRuntime(Propositions, NumpyFunctions):
     """Batched float64/complex128 evaluation."""
 
@@ -290,20 +319,11 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         return result
 
     def _memo_key(self, fn: Callable, sizes: tuple):
-        cells = []
-        for cell in fn.__closure__ or ():
-            try:
-                value = cell.cell_contents
-            except ValueError:
-                return None
-            if isinstance(value, (int, float, complex, np.integer, np.floating)):
-                cells.append(("v", value))
-            else:
-                cells.append(("id", id(value)))
-        size_key = tuple(
-            np.asarray(s).tobytes() if isinstance(s, np.ndarray) else s for s in sizes
-        )
-        return (fn.__code__, tuple(cells), size_key, self.active.tobytes())
+        closure = _closure_key(fn)
+        size_key = tuple(_value_key(s) for s in sizes)
+        if closure is None or None in size_key:
+            return None
+        return (closure, size_key, self.active.tobytes())
 
     def _tabulate(self, fn: Callable, sizes: tuple):
         dims = [self._uniform(s) for s in sizes]
@@ -334,6 +354,24 @@ class NumpyRuntime(Propositions, NumpyFunctions):
             self.invalid |= act & ((hi - lo) > MAX_RANGE)
             stop = start + MAX_RANGE
         return lo, hi, start, max(start, stop)
+
+    def _reduce(self, kind: str, body: Callable, lo, hi, compute: Callable):
+        """``compute()``, memoized per evaluation: a reduction (a sum, a product, a
+        quantifier) with the same body (same code, same captured values) and bounds is
+        computed once, and reused under any mask within the one it was computed under (the
+        values of those draws are the same, and their out-of-domain marks already made). So
+        a normalizer inside a sum over ``j`` that does not depend on ``j`` is not recomputed
+        for every ``j``."""
+        closure, bounds = _closure_key(body), (_value_key(lo), _value_key(hi))
+        if closure is None or None in bounds:
+            return compute()
+        key = (kind, closure, bounds)
+        known = self._memo.get(key)
+        if known is not None and not (self.active & ~known[1]).any():
+            return known[0]
+        result = compute()
+        self._memo[key] = (result, self.active.copy(), body.__closure__)
+        return result
 
     def _fold(self, body: Callable, lo, hi, initial, combine):
         lo, hi, start, stop = self._range(lo, hi)
@@ -372,13 +410,16 @@ class NumpyRuntime(Propositions, NumpyFunctions):
             probe, type(initial)))
 
     def sum_range(self, body, lo, hi):
-        return self._fold(body, lo, hi, 0, lambda a, t: a + t)
+        return self._reduce("sum", body, lo, hi,
+                            lambda: self._fold(body, lo, hi, 0, lambda a, t: a + t))
 
     def prod_range(self, body, lo, hi):
-        return self._fold(body, lo, hi, 1, lambda a, t: a * t)
+        return self._reduce("prod", body, lo, hi,
+                            lambda: self._fold(body, lo, hi, 1, lambda a, t: a * t))
 
     def sup_range(self, body, lo, hi):
-        return self._fold(body, lo, hi, 0.0, np.maximum)
+        return self._reduce("sup", body, lo, hi,
+                            lambda: self._fold(body, lo, hi, 0.0, np.maximum))
 
     def nat_rec(self, base, step: Callable, n):
         """Structural recursion on ℕ, evaluated for every draw up to its own ``n``."""

@@ -201,9 +201,10 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
         elif kind == "array":
             firsts = {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in values.items()}
             shape = tuple(size(s, firsts, settings) for s in entry["shape"])
-            values[name] = _apply_set_where(_sample_elements(entry, rng, (batch, *shape), settings,
-                                                             values),
-                                            entry.get("set_where", []), values, batched=True)
+            elements, empty = _sample_elements(entry, rng, (batch, *shape), settings, values)
+            valid &= ~np.broadcast_to(empty, (batch,))
+            values[name] = _apply_set_where(elements, entry.get("set_where", []), values,
+                                            batched=True)
         else:
             values[name] = _sample_free(rng, kind, (batch,), settings)
     values["__valid__"] = valid
@@ -252,14 +253,16 @@ def _special_mix(rng, x, lo, hi, lo_strict, hi_strict):
     return np.where(hi_strict & (out >= hi), np.nextafter(hi, -np.inf), out)
 
 
-def _sample_elements(entry: dict, rng, shape: tuple, settings: dict, values: dict) -> np.ndarray:
+def _sample_elements(entry: dict, rng, shape: tuple, settings: dict,
+                     values: dict) -> tuple[np.ndarray, Any]:
+    """An array's elements, and per draw whether their range is empty (those are garbage)."""
     elem = entry["elem"]
     if "fill" in entry:
-        return np.full(shape, entry["fill"], dtype=complex if elem == "complex" else float)
+        return np.full(shape, entry["fill"], dtype=complex if elem == "complex" else float), False
     if elem in ("complex", "bool"):
-        return _sample_free(rng, elem, shape, settings)
-    return _sample_range(rng, element_range(entry, values, settings), shape, elem,
-                         entry.get("elem_hi"))
+        return _sample_free(rng, elem, shape, settings), False
+    span = element_range(entry, values, settings)
+    return _sample_range(rng, span, shape, elem, entry.get("elem_hi")), span.empty()
 
 
 __all__ = ["PlanSettings", "evaluate_tree", "examples", "plan_statement", "sample_batch"]

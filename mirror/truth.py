@@ -39,8 +39,8 @@ _NUMERIC = frozenset("iufc")
 
 class Propositions:
     """Relations and connectives of a batched runtime (a mixin of ``NumpyRuntime``: it uses
-    ``batch``, ``batched``, ``tolerance``, ``active``, ``_push``/``_pop``, ``_range`` and
-    ``_branches``)."""
+    ``batch``, ``batched``, ``tolerance``, ``active``, ``_push``/``_pop``, ``_range``,
+    ``_reduce`` and ``_branches``)."""
 
     def holds(self, value) -> Truth:
         """A proposition read from boolean data."""
@@ -230,10 +230,10 @@ class Propositions:
         return Truth(ok, exact, err, deciding | all_sure)
 
     def forall_range(self, body, lo, hi) -> Truth:
-        return self._quantify(body, lo, hi, True)
+        return self._reduce("all", body, lo, hi, lambda: self._quantify(body, lo, hi, True))
 
     def exists_range(self, body, lo, hi) -> Truth:
-        return self._quantify(body, lo, hi, False)
+        return self._reduce("any", body, lo, hi, lambda: self._quantify(body, lo, hi, False))
 
 
 __all__ = ["Propositions", "Truth"]
