@@ -18,7 +18,6 @@ import sympy as sp
 from sympy.printing.printer import Printer
 
 from bridge.errors import LeanMirrorError
-from mirror import vocabulary as V
 from mirror.translation import NAT_DOMAIN, Statement
 
 
@@ -413,4 +412,3 @@ def print_property(statement: Statement, function_name: str | None = None) -> Pr
 
 __all__ = ["CodegenError", "PropertyPrinter", "PropertySource", "parameter_names",
            "print_property", "python_identifier"]
-_ = V

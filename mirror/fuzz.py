@@ -93,6 +93,8 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     (``Toy.Ops`` selects ``Toy.Ops`` and ``Toy.Ops.*``). Definitions are never
     selected (they are not statements). A token matching nothing is an error.
     """
+    from mirror.pipeline import selects
+
     candidates = [m for m in mirrors if getattr(m, "status", None) != "definition"]
     if select is None:
         return sorted(candidates, key=lambda m: m.name)
@@ -100,14 +102,7 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     chosen: dict[str, Any] = {}
     unmatched = []
     for token in tokens:
-        hits = [
-            m
-            for m in candidates
-            if m.name == token
-            or m.name.endswith("." + token)
-            or m.declaration.module == token
-            or m.declaration.module.startswith(token + ".")
-        ]
+        hits = [m for m in candidates if selects(token, m)]
         if not hits:
             unmatched.append(token)
         for m in hits:
@@ -467,62 +462,30 @@ def run_session(
     ends first ends a statement. ``jobs`` defaults to all local cores. ``ray`` is a cluster
     address or ``"local"``. ``mirrors`` (already built) skips the extraction.
     """
-    if examples is not None and (isinstance(examples, bool) or not isinstance(examples, int) or examples <= 0):
-        raise InvalidArgument(f"examples: got {examples!r}; expected a positive integer")
-    if time_budget is not None and not (
-        isinstance(time_budget, (int, float)) and time_budget > 0
-    ):
-        raise InvalidArgument(f"time_budget: got {time_budget!r}; expected seconds > 0")
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 0):
-        raise InvalidArgument(f"jobs: got {jobs!r}; expected a positive integer")
+    _check_session_arguments(examples, time_budget, jobs)
     project = Path(project)
     default_log, default_db = default_paths(project)
     log_path = Path(log) if log is not None else default_log
     db_path = Path(database) if database is not None else default_db
     jobs = jobs or os.cpu_count() or 1
+    chosen = _chosen(project, mirrors, select, method, statement_timeout)
 
     from mirror.pipeline import CheckSettings
-
-    if mirrors is None:
-        from bridge.extraction import extract
-        from mirror.pipeline import build_mirrors
-
-        mirrors = build_mirrors(extract(project, method=method),
-                                statement_timeout=statement_timeout)
-    chosen = select_mirrors(list(mirrors), select)
-    if not chosen:
-        raise FuzzError(f"project {str(project)!r} has no mirrored statements to fuzz")
 
     settings = CheckSettings(
         database=db_path, seed=seed, statement_timeout=statement_timeout,
         max_examples=examples if examples is not None else (
             UNBOUNDED_EXAMPLES if time_budget is not None else CheckSettings.max_examples))
     db_path.mkdir(parents=True, exist_ok=True)
-
-    backend = "ray" if ray else "local"
-    summary = SessionSummary(
-        session=uuid.uuid4().hex[:12],
-        backend=backend if not ray else f"ray:{ray}",
-        log=log_path,
-        database=db_path,
-        statements=len(chosen),
-    )
-    append_jsonl(
-        log_path,
-        {
-            "event": "session-start",
-            "session": summary.session,
-            "time": _now(),
-            "project": str(project),
-            "backend": summary.backend,
-            "jobs": jobs,
-            "statements": len(chosen),
-            "names": [m.name for m in chosen],
-            "settings": _settings_json(settings),
-            "time_budget": time_budget,
-            "examples": examples,
-        },
-    )
+    summary = SessionSummary(session=uuid.uuid4().hex[:12],
+                             backend=f"ray:{ray}" if ray else "local",
+                             log=log_path, database=db_path, statements=len(chosen))
+    append_jsonl(log_path, {
+        "event": "session-start", "session": summary.session, "time": _now(),
+        "project": str(project), "backend": summary.backend, "jobs": jobs,
+        "statements": len(chosen), "names": [m.name for m in chosen],
+        "settings": _settings_json(settings), "time_budget": time_budget, "examples": examples,
+    })
     start = time.monotonic()
     campaign = _Campaign(
         names=[m.name for m in chosen],
@@ -533,19 +496,7 @@ def run_session(
     )
     payloads = {payload[3]: payload for payload in _payloads(chosen, project, method, settings)}
     progress_bar = _Progress(len(chosen), start) if progress else None
-
-    def on_result(data: dict[str, Any], name: str, round_no: int) -> None:
-        result = StatementResult.from_json(attach_replay(data, project))
-        append_jsonl(log_path, {"event": "result", "session": summary.session, "time": _now(),
-                                "round": round_no, "result": data})
-        first = name not in campaign.merged
-        campaign.merged[name] = merge_rounds(campaign.merged.get(name), result)
-        summary.examples += result.examples
-        summary.done += first
-        if progress_bar is not None:
-            refuted = sum(r.mirror_status == "refuted" for r in campaign.merged.values())
-            progress_bar.update(first, summary.examples, refuted)
-
+    on_result = _recorder(summary, campaign, project, progress_bar)
     executor = _RayExecutor(ray, campaign.jobs) if ray else _LocalExecutor(campaign.jobs)
     in_flight: dict[str, int] = {}
     try:
@@ -559,29 +510,73 @@ def run_session(
         summary.elapsed = time.monotonic() - start
         if progress_bar is not None:
             progress_bar.close()
-        summary.results = [campaign.merged[n] for n in campaign.names if n in campaign.merged]
-        for result in summary.results:
-            status = result.mirror_status or "none"
-            summary.statuses[status] = summary.statuses.get(status, 0) + 1
-        summary.failures = [r.name for r in summary.results if r.mirror_status == "refuted"]
-        append_jsonl(
-            log_path,
-            {
-                "event": "session-end",
-                "session": summary.session,
-                "time": _now(),
-                "done": summary.done,
-                "examples": summary.examples,
-                "failures": sorted(summary.failures),
-                "stopped": summary.stopped
-                if summary.stopped or summary.done == summary.statements
-                else "interrupted",
-                "elapsed": round(summary.elapsed, 3),
-                "not_run": [n for n in campaign.names if n not in campaign.merged],
-            },
-        )
+        _close(summary, campaign)
     summary.failures.sort()
     return summary
+
+
+def _check_session_arguments(examples: Any, time_budget: Any, jobs: Any) -> None:
+    if examples is not None and (isinstance(examples, bool) or not isinstance(examples, int)
+                                 or examples <= 0):
+        raise InvalidArgument(f"examples: got {examples!r}; expected a positive integer")
+    if time_budget is not None and not (
+        isinstance(time_budget, (int, float)) and time_budget > 0
+    ):
+        raise InvalidArgument(f"time_budget: got {time_budget!r}; expected seconds > 0")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 0):
+        raise InvalidArgument(f"jobs: got {jobs!r}; expected a positive integer")
+
+
+def _chosen(project: Path, mirrors: Sequence[Any] | None, select: Iterable[str] | None,
+            method: str, statement_timeout: float | None) -> list[Any]:
+    """The selected mirrors (built from the project's extraction unless given)."""
+    if mirrors is None:
+        from bridge.extraction import extract
+        from mirror.pipeline import build_mirrors
+
+        mirrors = build_mirrors(extract(project, method=method),
+                                statement_timeout=statement_timeout)
+    chosen = select_mirrors(list(mirrors), select)
+    if not chosen:
+        raise FuzzError(f"project {str(project)!r} has no mirrored statements to fuzz")
+    return chosen
+
+
+def _recorder(summary: SessionSummary, campaign: _Campaign, project: Path,
+              progress_bar: _Progress | None) -> Callable[[dict[str, Any], str, int], None]:
+    """What to do with each round's result: log it, merge it, count it, show it."""
+
+    def on_result(data: dict[str, Any], name: str, round_no: int) -> None:
+        result = StatementResult.from_json(attach_replay(data, project))
+        append_jsonl(summary.log, {"event": "result", "session": summary.session,
+                                   "time": _now(), "round": round_no, "result": data})
+        first = name not in campaign.merged
+        campaign.merged[name] = merge_rounds(campaign.merged.get(name), result)
+        summary.examples += result.examples
+        summary.done += first
+        if progress_bar is not None:
+            refuted = sum(r.mirror_status == "refuted" for r in campaign.merged.values())
+            progress_bar.update(first, summary.examples, refuted)
+
+    return on_result
+
+
+def _close(summary: SessionSummary, campaign: _Campaign) -> None:
+    """Collect the merged results into ``summary`` and log the session's end."""
+    summary.results = [campaign.merged[n] for n in campaign.names if n in campaign.merged]
+    for result in summary.results:
+        status = result.mirror_status or "none"
+        summary.statuses[status] = summary.statuses.get(status, 0) + 1
+    summary.failures = [r.name for r in summary.results if r.mirror_status == "refuted"]
+    finished = summary.stopped or summary.done == summary.statements
+    append_jsonl(summary.log, {
+        "event": "session-end", "session": summary.session, "time": _now(),
+        "done": summary.done, "examples": summary.examples,
+        "failures": sorted(summary.failures),
+        "stopped": summary.stopped if finished else "interrupted",
+        "elapsed": round(summary.elapsed, 3),
+        "not_run": [n for n in campaign.names if n not in campaign.merged],
+    })
 
 
 def read_session_log(log: str | Path) -> dict[str, StatementResult]:

@@ -429,15 +429,12 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
     )
 
 
-def _selected(mirror: Mirror, select: list[str] | None) -> bool:
-    if not select:
-        return True
-    for item in select:
-        if mirror.name == item or mirror.name.endswith("." + item):
-            return True
-        if mirror.module == item or mirror.module.startswith(item + "."):
-            return True
-    return False
+def selects(token: str, mirror: Mirror) -> bool:
+    """Does a ``--select`` token name ``mirror``? Its full name, its last name components
+    (``c`` and ``Res.c`` name ``Mirror.Res.c``) or its module (``Toy.Ops`` names the
+    statements of ``Toy.Ops`` and ``Toy.Ops.*``). The one rule of ``report`` and ``fuzz``."""
+    return (mirror.name == token or mirror.name.endswith("." + token)
+            or mirror.module == token or mirror.module.startswith(token + "."))
 
 
 def extract_project(project: Path, method: str = "auto") -> Extraction:
@@ -462,7 +459,7 @@ def run(
     registry = project_registry(extraction)
     mirrors = [m for m in build_mirrors(extraction, registry.bindings, registry.errors,
                                         statement_timeout=settings.statement_timeout)
-               if _selected(m, select)]
+               if not select or any(selects(token, m) for token in select)]
     results = []
     for mirror in mirrors:
         result = attach_replay(check_mirror(mirror, settings), project)
@@ -536,5 +533,6 @@ __all__ = [
     "check_mirror",
     "extract_project",
     "run",
+    "selects",
     "show",
 ]

@@ -127,3 +127,17 @@ def test_the_starting_precision_covers_the_span_of_the_draws():
     assert start_digits({"x": np.float64(1.0)}) == 50
     assert start_digits({"x": np.float64(1e300), "y": np.float64(1.0)}) >= 350
     assert start_digits({"n": np.int64(10 ** 12)}) == 50  # integers are exact
+
+
+def test_a_transcendental_in_a_branch_not_taken_keeps_the_rational_decision():
+    # (if x < 0 then exp x else (x + 10^300) - 10^300) = x: at x = 1 the rational runtime
+    # decides it (50 and 100 digits both lose x); at x = -1 exp is on the path: mpmath decides
+    def prop(rt, v_x):
+        big = rt.power(rt.number("10"), 300)
+        value = rt.ite(rt.lt(v_x, 0), lambda: rt.exp(v_x), lambda: (v_x + big) - big)
+        return rt.truth(True), rt.eq(value, v_x)
+
+    taken = decide(prop, _plan("x"), {"x": np.float64(1.0)})
+    assert (taken.verdict, taken.method) == (HOLDS, "exact rational arithmetic")
+    on_path = decide(prop, _plan("x"), {"x": np.float64(-1.0)})
+    assert on_path.verdict == FAILS and on_path.method.startswith("mpmath")

@@ -101,3 +101,64 @@ def test_sureness_of_connectives_follows_the_deciding_part():
     assert not rt.or_(unsure_true, sure_false).sure[0]
     assert rt.implies(sure_false, unsure_true).sure[0]  # a false premise decides
     assert not rt.not_(unsure_true).sure[0]
+
+
+def test_a_loop_invariant_sum_is_computed_once_per_evaluation():
+    """A normalizer inside a sum over ``j`` that does not read ``j`` is reused, not rebuilt
+    for every ``j``; the totals are those of the naive double loop."""
+    rt = NumpyRuntime(3, 8)
+    n = np.array([1, 3, 5])
+    calls = []
+
+    def inner(k):
+        calls.append(k)
+        return k + 1.0
+
+    total = rt.sum_range(lambda j: j / rt.sum_range(inner, 0, n), 0, n)
+    expected = [sum(j / sum(k + 1.0 for k in range(m)) for j in range(m)) for m in n]
+    assert np.allclose(total, expected, rtol=0, atol=1e-15)
+    assert len(calls) == 5  # one pass over the largest range, not one per j
+
+
+def test_a_reused_sum_is_recomputed_outside_the_mask_it_was_computed_under():
+    rt = NumpyRuntime(2, 4)
+    arr = np.array([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]])
+    n = np.array([2, 9])
+    body = lambda k: rt.index(arr, k)  # noqa: E731 - the same body object under two masks
+    first = rt.ite(rt.lt(n, 4), lambda: rt.sum_range(body, 0, n), lambda: 0.0)
+    assert list(first) == [3.0, 0.0] and not rt.invalid.any()
+    # unguarded, the second draw reads beyond its array: it must be marked, not reused clean
+    rt.sum_range(body, 0, n)
+    assert list(rt.invalid) == [False, True]
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.array([1.0, 2.0, np.inf, np.nan, -3.0]), 1),
+    (np.array([1.0, 2.0 + 1e-12, np.inf, 5.0, -3.0]), np.array([1.0, 2.0, np.inf, np.inf, 3.0])),
+    (np.array([3, 4, 5, 6, 7]), np.array([3, 5, 5, 0, 7])),
+    (np.array([1 + 1j, 2, 3, 4, 5]), 2.0),
+])
+def test_scalar_equations_decide_as_the_array_comparison(a, b):
+    """The per-draw fast path of ``eq`` gives the array path's ``ok``/``exact``/``err``/
+    ``sure`` (the array path is reached through a trailing axis of one)."""
+    rt = NumpyRuntime(5, 8)
+    fast = rt.eq(a, b)
+    slow = rt.eq(np.asarray(a)[:, None], np.broadcast_to(np.asarray(b), (5,))[:, None])
+    for part in ("ok", "exact", "err", "sure"):
+        assert np.array_equal(getattr(fast, part), getattr(slow, part)), part
+
+
+def test_constant_truths_are_read_only():
+    rt = NumpyRuntime(3, 8)
+    truth = rt.truth(True)
+    assert truth is rt.truth(True) and not rt.truth(False).ok.any()
+    with pytest.raises(ValueError):
+        truth.ok[0] = False
+
+
+def test_exact_runtimes_share_one_context_per_precision():
+    first, second = MpRuntime(8, digits=60), MpRuntime(8, digits=60)
+    assert first.context is second.context and first.context.dps == 60
+    assert MpRuntime(8, digits=120).context.dps == 120
+    second.context.dps = 30  # left changed by someone: restored for the next runtime
+    assert MpRuntime(8, digits=60).context.dps == 60

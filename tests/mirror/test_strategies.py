@@ -89,3 +89,49 @@ def test_sweep_draws_respect_a_lower_triangular_mask(seed):
     batch = sample_batch(plan, np.random.default_rng(seed), 8)
     for matrix in batch["A"]:
         assert (np.triu(matrix) == 0).all()
+
+
+def test_scalar_and_batched_draws_share_their_ranges():
+    """Hypothesis examples and sweep batches draw from the same sets: strict real bounds,
+    bounds through earlier draws, integer elements bounded by a drawn value."""
+    plan = plan_of(
+        "(hx : 0 < x ∧ x < 1) → (hk : k ≤ 3) → (hf : ∀ t, -3 ≤ f t ∧ f t ≤ k) → "
+        "(hy : x ≤ y) → True",
+        "x y : ℝ; k : ℤ; f : ℕ → ℤ",
+    )
+    assert set(plan["constructive"]) >= {"hx", "hk", "hf", "hy"}
+
+    def check(x, y, k, f):
+        assert np.all((0 < x) & (x < 1)) and np.all(x <= y) and np.all(k <= 3)
+        assert np.all((-3 <= f) & (f <= np.asarray(k)[..., None]))
+
+    @settings(max_examples=60, database=None)
+    @given(examples(plan))
+    def draws(example):
+        check(example["x"], example["y"], example["k"], example["f"])
+
+    draws()
+    batch = sample_batch(plan, np.random.default_rng(3), 256)
+    valid = batch["__valid__"]
+    assert list(valid) == list(batch["k"] >= -3)  # f's range is empty below: masked
+    check(*(batch[n][valid] for n in ("x", "y", "k", "f")))
+
+
+def test_plan_entries_that_read_no_draw_build_their_strategy_once(monkeypatch):
+    import mirror.strategies as strategies
+
+    plan = plan_of("(hx : 0 < x) → (hy : x < y) → True", "x y : ℝ")
+    built = []
+    original = strategies._entry_strategy
+    monkeypatch.setattr(strategies, "_entry_strategy",
+                        lambda entry, values, s: built.append(entry["name"])
+                        or original(entry, values, s))
+
+    @settings(max_examples=20, database=None)
+    @given(strategies.examples(plan))
+    def draws(example):
+        assert 0 < example["x"] < example["y"]
+
+    draws()
+    assert built.count("x") == 1  # once, when the strategy was made
+    assert built.count("y") >= 20  # its range reads x: built at every example
