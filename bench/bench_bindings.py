@@ -6,12 +6,15 @@ function, ``np.maximum(x, 0)``: one per example, one ``vectorized = true``. Meas
 
 1. the binding call alone: ``batched_call`` on a batch of ``--batch`` draws;
 2. the whole conformance check of each binding (the vectorized sweep of ``--sweep`` draws,
-   no Hypothesis phase), as examples per second.
+   no Hypothesis phase), as examples per second;
+3. bundled bindings (``rmsnorm``, ``softcap``, ``linear``, ``embed``): their vectorized
+   adapter against the same binding called once per draw, on a batch of ``--batch`` draws.
 
 Run: ``.venv/bin/python bench/bench_bindings.py [--repeats K] [--batch B] [--sweep N]``.
-Prints best-of-K examples/s and the ratio; nothing is asserted. Recorded (shared 2-core
-machine, best of 9): binding call 40–100× (e.g. 67,051 vs 6,681,282 examples/s), whole
-conformance check about 3× (26,626 vs 90,039 examples/s; drawing the examples dominates).
+Prints best-of-K examples/s (interleaved rounds) and the ratio; nothing is asserted.
+Recorded (shared 2-core machine under load, best of 5): binding call 54× (97,424 vs
+5,298,726 examples/s), whole conformance check about 2× (54,211 vs 114,460 examples/s;
+drawing the examples and evaluating the Lean side dominate), bundled bindings 20–60×.
 """
 
 from __future__ import annotations
@@ -95,6 +98,45 @@ def bench_call(bindings: dict, repeats: int, batch: int, width: int = 8) -> None
     print(f"  ratio vectorized / per example = {per / vec:.1f}x")
 
 
+def _bundled_draws(op: str, batch: int, rng: np.random.Generator) -> tuple[list, list]:
+    """A batch of draws for a bundled Op Spec binding: ``(args, dims)`` with a leading axis."""
+    T, H, N = 4, 8, 8
+    x = rng.uniform(-3, 3, size=(batch, T, H))
+    eps = rng.uniform(1e-6, 1.0, size=batch)
+    return {
+        "rmsnorm": ([eps, x, rng.uniform(-2, 2, size=(batch, H))], [T, H]),
+        "softcap": ([rng.uniform(0.5, 5, size=batch), rng.uniform(-5, 5, size=batch)], []),
+        "linear": ([x, rng.uniform(-2, 2, size=(batch, N, H))], [T, H, N]),
+        "embed": ([eps, rng.uniform(-2, 2, size=(batch, N, H)), rng.integers(0, N, (batch, T))],
+                  [N, T, H]),
+    }[op]
+
+
+def bench_bundled(repeats: int, batch: int) -> None:
+    import dataclasses
+
+    from _common import race
+    from mirror.binding import batched_call
+    from mirror.bundled import bundled_bindings
+    from mirror.runtime import NumpyRuntime
+
+    rng = np.random.default_rng(1)
+    print(f"bundled bindings, batch of {batch} draws (best of {repeats}, interleaved)")
+    for op in ("rmsnorm", "softcap", "linear", "embed"):
+        vectorized = bundled_bindings()[f"Mirror.Ops.{op}"]
+        per_draw = dataclasses.replace(vectorized, vectorized=False)
+        args, dims = _bundled_draws(op, batch, rng)
+
+        def call(binding):
+            return lambda: batched_call(NumpyRuntime(batch, 16, 1e-9, {}), binding,
+                                        tuple(np.full(batch, d) for d in dims), tuple(args))
+
+        np.testing.assert_allclose(call(vectorized)(), call(per_draw)(), rtol=1e-12)
+        best = race({"per": call(per_draw), "vec": call(vectorized)}, repeats)
+        print(f"  {op:8s} per example {batch / best['per']:12,.0f} examples/s, vectorized "
+              f"{batch / best['vec']:12,.0f} examples/s: {best['per'] / best['vec']:.1f}x")
+
+
 def bench_check(mirrors: dict, repeats: int, sweep: int) -> None:
     from mirror.pipeline import CheckSettings, check_mirror
 
@@ -131,6 +173,7 @@ def main(argv: list[str] | None = None) -> None:
         mirrors = {m.name: m for m in build_mirrors(extraction, registry.bindings)}
         bench_call(registry.bindings, args.repeats, args.batch)
         bench_check(mirrors, args.repeats, args.sweep)
+    bench_bundled(args.repeats, args.batch)
 
 
 if __name__ == "__main__":

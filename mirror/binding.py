@@ -77,12 +77,12 @@ class Binding:
         module, _, name = self.implementation.partition(":")
         return getattr(importlib.import_module(module), name)
 
-    def shape_error(self, shape: tuple, per: str) -> BindingError:
+    def shape_error(self, shape: tuple, per: str, expected: str) -> BindingError:
         where = f" ({self.source})" if self.source else ""
         return BindingError(
             f"binding {self.lean_name}{where}: {self.implementation} returned shape {shape} "
-            f"for {per}, expected {self.result_ndim} axes ({self.convention}); fix the "
-            "function's result, or its index/dims/vectorized settings")
+            f"for {per}, expected {expected} ({self.convention}); fix the function's result, "
+            "or its index/dims/vectorized settings")
 
 
 def as_array(value: Any) -> np.ndarray:
@@ -132,7 +132,7 @@ def _called(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndar
 def _one(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndarray:
     value = _called(binding, impl, args, dims)
     if binding.result_ndim is not None and value.ndim != binding.result_ndim:
-        raise binding.shape_error(value.shape, "one example")
+        raise binding.shape_error(value.shape, "one example", f"{binding.result_ndim} axes")
     return value
 
 
@@ -142,7 +142,9 @@ def _batch(binding: Binding, impl: Callable, args: list, dims: list, rows: np.nd
     expected = None if binding.result_ndim is None else binding.result_ndim + 1
     if value.ndim == 0 or value.shape[0] != len(rows) or (
             expected is not None and value.ndim != expected):
-        raise binding.shape_error(value.shape, f"a batch of {len(rows)} (leading batch axis)")
+        axes = "" if expected is None else f"{expected} axes, "
+        raise binding.shape_error(value.shape, f"a batch of {len(rows)}",
+                                  f"{axes}the first the batch's {len(rows)} draws")
     return value
 
 

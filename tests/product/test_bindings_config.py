@@ -369,3 +369,93 @@ def test_a_function_that_raises_is_the_rows_error_naming_the_binding(tmp_path):
     assert rows["Cfg.relu.conformance"].reason == (
         f"binding Cfg.relu ({path}): cfgerr11.ops:broken raised TypeError: cannot handle this; "
         "fix the function, or refuse inputs outside its domain with ValueError")
+
+
+def test_error_result_of_the_wrong_shape_exact_message(tmp_path):
+    """Per example and per batch: the exact one-line message, shape included."""
+    ops = OPS + "\n\ndef flat_batch(x):\n    return x.reshape(-1)\n"
+    project = make_project(tmp_path / "p", """\
+        "Cfg.scale" = "PKG.ops:scale_flat"
+        "Cfg.logsumexp" = { impl = "PKG.ops:flat_batch", dims = ["n"], vectorized = true }
+        """, package="cfgerr12", ops=ops)
+    registry = registry_of(project)
+    path = project / "pyproject.toml"
+    with pytest.raises(BindingError) as one:
+        _runtime_call(registry.bindings["Cfg.scale"], 2, (np.array([2.0, 3.0]), np.ones((2, 3))))
+    assert str(one.value) == (
+        f"binding Cfg.scale ({path}): cfgerr12.ops:scale_flat returned shape (3, 3) for one "
+        "example, expected 1 axes (cfgerr12.ops:scale_flat(c: float, v: float64[n]) → 1-axis "
+        "value for Lean's (Fin n → Real)); fix the function's result, or its "
+        "index/dims/vectorized settings")
+    with pytest.raises(BindingError) as batch:
+        _runtime_call(registry.bindings["Cfg.logsumexp"], 2, (np.array([3, 3]), np.ones((2, 3))))
+    assert str(batch.value) == (
+        f"binding Cfg.logsumexp ({path}): cfgerr12.ops:flat_batch returned shape (6,) for a "
+        "batch of 2, expected 1 axes, the first the batch's 2 draws (cfgerr12.ops:flat_batch(x: "
+        "float64[B, n]) → 0-axis value for Lean's Real (vectorized: one call per batch)); "
+        "fix the function's result, or its index/dims/vectorized settings")
+
+
+def test_error_binding_a_theorem(tmp_path):
+    message, path = _error(tmp_path, '"Cfg.relu_nonneg" = "PKG.ops:relu"\n', "cfgerr13",
+                           "Cfg.relu_nonneg")
+    assert message == (f"binding Cfg.relu_nonneg ({path}): Cfg.relu_nonneg is a theorem, not a "
+                       "definition; bind a def or abbrev")
+
+
+def test_error_adapter_that_does_not_import(tmp_path):
+    message, path = _error(tmp_path, '"Cfg.relu" = { impl = "PKG.ops:relu", '
+                                     'adapter = "PKG.adapt:relu" }\n', "cfgerr14", "Cfg.relu")
+    assert message == (f"binding Cfg.relu ({path}): cannot import module 'cfgerr14.adapt' of "
+                       "adapter 'cfgerr14.adapt:relu' (ModuleNotFoundError: No module named "
+                       "'cfgerr14.adapt'); fix the module name, or add its directory to "
+                       "python-path")
+
+
+def test_error_of_a_decorated_function_names_its_module(tmp_path):
+    ops = "from mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+          "def relu(x, y):\n    return max(x, 0.0)\n"
+    project = make_project(tmp_path / "p", "", package="cfgerr15", ops=ops,
+                           extra='modules = ["cfgerr15.ops"]\n')
+    assert registry_of(project).errors["Cfg.relu"] == (
+        "binding Cfg.relu (@binds in cfgerr15.ops): cfgerr15.ops:relu takes 2 positional "
+        "argument(s), but Cfg.relu passes 1 (x); fix the function's parameters, or name size "
+        "arguments in dims and output selectors in index")
+
+
+def test_error_bound_twice_by_configuration_and_decorator(tmp_path):
+    ops = OPS + "\n\nfrom mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+                "def relu2(x):\n    return max(x, 0.0)\n"
+    project = make_project(tmp_path / "p", '"Cfg.relu" = "PKG.ops:relu"\n', package="cfgerr16",
+                           ops=ops, extra='modules = ["cfgerr16.ops"]\n')
+    path = project / "pyproject.toml"
+    assert registry_of(project).errors["Cfg.relu"] == (
+        f"binding Cfg.relu (@binds in cfgerr16.ops): Cfg.relu is also bound in {path}; keep "
+        "one of the two bindings")
+
+
+def test_a_vectorized_function_may_refuse_some_draws_of_a_batch(tmp_path):
+    """``RefusedDraws`` marks the refused draws out of domain; the rest keep their values
+    from one more call."""
+    ops = OPS + textwrap.dedent("""
+        from mirror.binding import RefusedDraws
+
+        CALLS = []
+
+
+        def picky(c, v):
+            CALLS.append(len(c))
+            if (c < 0).any():
+                raise RefusedDraws(c < 0, "c < 0")
+            return c[:, None] * v
+        """)
+    project = make_project(tmp_path / "p", """\
+        "Cfg.scale" = { impl = "PKG.ops:picky", vectorized = true }
+        """, package="cfgrefuse", ops=ops)
+    binding = registry_of(project).bindings["Cfg.scale"]
+    rt = NumpyRuntime(4, 8, 1e-9, {})
+    c = np.array([1.0, -1.0, 2.0, -3.0])
+    out = batched_call(rt, binding, (), (c, np.ones((4, 2))))
+    assert rt.invalid.tolist() == [False, True, False, True]
+    np.testing.assert_array_equal(out[[0, 2]], [[1.0, 1.0], [2.0, 2.0]])
+    assert binding.load().__globals__["CALLS"] == [4, 2]
