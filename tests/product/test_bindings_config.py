@@ -224,49 +224,55 @@ def test_binds_decorator_through_an_entry_point(tmp_path):
 # ---- errors: one line naming the binding, the file and the fix ------------------------------
 
 
-def _error(tmp_path, bindings: str, package: str, name: str) -> tuple[str, Path]:
-    project = make_project(tmp_path / "p", bindings, package=package)
-    return registry_of(project).errors[name], project / "pyproject.toml"
+#: (binding line, package, binding name, the exact message; {path} is the configuration file)
+ERRORS = {
+    "unknown Lean definition": (
+        '"Cfg.relux" = "PKG.ops:relu"', "cfgerr1", "Cfg.relux",
+        "binding Cfg.relux ({path}): no Lean definition named Cfg.relux in the project (did you "
+        "mean Cfg.relu?); fix the name, or remove the binding"),
+    "module that does not import": (
+        '"Cfg.relu" = "PKG.opz:relu"', "cfgerr2", "Cfg.relu",
+        "binding Cfg.relu ({path}): cannot import module 'cfgerr2.opz' of impl 'cfgerr2.opz:relu' "
+        "(ModuleNotFoundError: No module named 'cfgerr2.opz'); fix the module name, or add its "
+        "directory to python-path"),
+    "function missing from its module": (
+        '"Cfg.relu" = "PKG.ops:rellu"', "cfgerr3", "Cfg.relu",
+        "binding Cfg.relu ({path}): module 'cfgerr3.ops' has no attribute 'rellu' (impl "
+        "'cfgerr3.ops:rellu'); fix the name after ':' in impl"),
+    "wrong arity": (
+        '"Cfg.relu" = "PKG.ops:two"', "cfgerr4", "Cfg.relu",
+        "binding Cfg.relu ({path}): cfgerr4.ops:two takes 2 positional argument(s), but Cfg.relu "
+        "passes 1 (x); fix the function's parameters, or name size arguments in dims and output "
+        "selectors in index"),
+    "index that is not a parameter": (
+        '"Cfg.prefixSum" = { impl = "PKG.ops:prefix_sum", index = ["j"] }', "cfgerr5",
+        "Cfg.prefixSum",
+        "binding Cfg.prefixSum ({path}): index names 'j', which is not an explicit parameter of "
+        "Cfg.prefixSum (a, i); fix index"),
+    "dims that is not a parameter": (
+        '"Cfg.logsumexp" = { impl = "PKG.ops:logsumexp", dims = ["m"] }', "cfgerr6",
+        "Cfg.logsumexp",
+        "binding Cfg.logsumexp ({path}): dims names 'm', which is not an explicit parameter of "
+        "Cfg.logsumexp (n, x); fix dims"),
+    "a theorem bound": (
+        '"Cfg.relu_nonneg" = "PKG.ops:relu"', "cfgerr13", "Cfg.relu_nonneg",
+        "binding Cfg.relu_nonneg ({path}): Cfg.relu_nonneg is a theorem, not a definition; bind a "
+        "def or abbrev"),
+    "adapter that does not import": (
+        '"Cfg.relu" = { impl = "PKG.ops:relu", adapter = "PKG.adapt:relu" }', "cfgerr14",
+        "Cfg.relu",
+        "binding Cfg.relu ({path}): cannot import module 'cfgerr14.adapt' of adapter "
+        "'cfgerr14.adapt:relu' (ModuleNotFoundError: No module named 'cfgerr14.adapt'); fix the "
+        "module name, or add its directory to python-path"),
+}
 
 
-def test_error_unknown_lean_definition(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relux" = "PKG.ops:relu"\n', "cfgerr1", "Cfg.relux")
-    assert message == (f"binding Cfg.relux ({path}): no Lean definition named Cfg.relux in the "
-                       "project (did you mean Cfg.relu?); fix the name, or remove the binding")
-
-
-def test_error_module_that_does_not_import(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = "PKG.opz:relu"\n', "cfgerr2", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): cannot import module 'cfgerr2.opz' of impl "
-                       "'cfgerr2.opz:relu' (ModuleNotFoundError: No module named 'cfgerr2.opz'); "
-                       "fix the module name, or add its directory to python-path")
-
-
-def test_error_function_missing_from_module(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = "PKG.ops:rellu"\n', "cfgerr3", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): module 'cfgerr3.ops' has no attribute "
-                       "'rellu' (impl 'cfgerr3.ops:rellu'); fix the name after ':' in impl")
-
-
-def test_error_wrong_arity(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = "PKG.ops:two"\n', "cfgerr4", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): cfgerr4.ops:two takes 2 positional "
-                       "argument(s), but Cfg.relu passes 1 (x); fix the function's parameters, "
-                       "or name size arguments in dims and output selectors in index")
-
-
-def test_error_index_that_is_not_a_parameter(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.prefixSum" = { impl = "PKG.ops:prefix_sum", '
-                                     'index = ["j"] }\n', "cfgerr5", "Cfg.prefixSum")
-    assert message == (f"binding Cfg.prefixSum ({path}): index names 'j', which is not an "
-                       "explicit parameter of Cfg.prefixSum (a, i); fix index")
-
-
-def test_error_dims_that_is_not_a_parameter(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.logsumexp" = { impl = "PKG.ops:logsumexp", '
-                                     'dims = ["m"] }\n', "cfgerr6", "Cfg.logsumexp")
-    assert message == (f"binding Cfg.logsumexp ({path}): dims names 'm', which is not an "
-                       "explicit parameter of Cfg.logsumexp (n, x); fix dims")
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_error_one_line_naming_the_binding_file_and_fix(tmp_path, case):
+    line, package, name, expected = ERRORS[case]
+    project = make_project(tmp_path / "p", line + "\n", package=package)
+    message = registry_of(project).errors[name]
+    assert message == expected.format(path=project / "pyproject.toml")
 
 
 def test_error_result_of_the_wrong_shape_is_the_rows_error(tmp_path):
@@ -380,36 +386,22 @@ def test_error_result_of_the_wrong_shape_exact_message(tmp_path):
         """, package="cfgerr12", ops=ops)
     registry = registry_of(project)
     path = project / "pyproject.toml"
-    with pytest.raises(BindingError) as one:
-        _runtime_call(registry.bindings["Cfg.scale"], 2, (np.array([2.0, 3.0]), np.ones((2, 3))))
-    assert str(one.value) == (
-        f"binding Cfg.scale ({path}): cfgerr12.ops:scale_flat returned shape (3, 3) for one "
-        "example, expected 1 axes (cfgerr12.ops:scale_flat(c: float, v: float64[n]) → 1-axis "
-        "value for Lean's (Fin n → Real)); fix the function's result, or its "
-        "index/dims/vectorized settings")
-    with pytest.raises(BindingError) as batch:
-        _runtime_call(registry.bindings["Cfg.logsumexp"], 2, (np.array([3, 3]), np.ones((2, 3))))
-    assert str(batch.value) == (
-        f"binding Cfg.logsumexp ({path}): cfgerr12.ops:flat_batch returned shape (6,) for a "
-        "batch of 2, expected 1 axes, the first the batch's 2 draws (cfgerr12.ops:flat_batch(x: "
-        "float64[B, n]) → 0-axis value for Lean's Real (vectorized: one call per batch)); "
-        "fix the function's result, or its index/dims/vectorized settings")
-
-
-def test_error_binding_a_theorem(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu_nonneg" = "PKG.ops:relu"\n', "cfgerr13",
-                           "Cfg.relu_nonneg")
-    assert message == (f"binding Cfg.relu_nonneg ({path}): Cfg.relu_nonneg is a theorem, not a "
-                       "definition; bind a def or abbrev")
-
-
-def test_error_adapter_that_does_not_import(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = { impl = "PKG.ops:relu", '
-                                     'adapter = "PKG.adapt:relu" }\n', "cfgerr14", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): cannot import module 'cfgerr14.adapt' of "
-                       "adapter 'cfgerr14.adapt:relu' (ModuleNotFoundError: No module named "
-                       "'cfgerr14.adapt'); fix the module name, or add its directory to "
-                       "python-path")
+    cases = [
+        ("Cfg.scale", (np.array([2.0, 3.0]), np.ones((2, 3))),
+         f"binding Cfg.scale ({path}): cfgerr12.ops:scale_flat returned shape (3, 3) for one "
+         "example, expected 1 axes (cfgerr12.ops:scale_flat(c: float, v: float64[n]) → 1-axis "
+         "value for Lean's (Fin n → Real)); fix the function's result, or its "
+         "index/dims/vectorized settings"),
+        ("Cfg.logsumexp", (np.array([3, 3]), np.ones((2, 3))),
+         f"binding Cfg.logsumexp ({path}): cfgerr12.ops:flat_batch returned shape (6,) for a "
+         "batch of 2, expected 1 axes, the first the batch's 2 draws (cfgerr12.ops:flat_batch("
+         "x: float64[B, n]) → 0-axis value for Lean's Real (vectorized: one call per batch)); "
+         "fix the function's result, or its index/dims/vectorized settings"),
+    ]
+    for name, args, message in cases:
+        with pytest.raises(BindingError) as caught:
+            _runtime_call(registry.bindings[name], 2, args)
+        assert str(caught.value) == message
 
 
 def test_error_of_a_decorated_function_names_its_module(tmp_path):
