@@ -96,7 +96,7 @@ def positional_head(head: Callable, args: list, dims: list) -> float:
 # ---- the Op Specs (spec: op-specs.txt; Lean: lean/Mirror/Ops/, kernels: mirror/impl/ops/) ----
 #
 # One adapter per Op Spec whose kernel's argument order or layout differs from the Lean
-# definition's; the rest go through :func:`same_order`. Each returns the value of the Lean
+# definition's; the rest use the default calling convention. Each returns the value of the Lean
 # definition applied to its explicit arguments: an array for a function-valued definition.
 
 
@@ -107,11 +107,6 @@ def _floats(x: Any) -> np.ndarray:
 def _ints(x: Any) -> np.ndarray:
     """A natural-number array (positions, token ids) drawn as integers or integral floats."""
     return np.asarray(np.asarray(x).real, dtype=np.int64)
-
-
-def same_order(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """The kernel takes the Lean definition's explicit arguments in Lean's order."""
-    return kernel(*args)
 
 
 def _normalised_rows(kernel: Callable, eps: Any, x: Any, rest: tuple, mean: bool,
