@@ -11,10 +11,13 @@ function, ``np.maximum(x, 0)``: one per example, one ``vectorized = true``. Meas
    adapter against the same binding called once per draw, on a batch of ``--batch`` draws.
 
 Run: ``.venv/bin/python bench/bench_bindings.py [--repeats K] [--batch B] [--sweep N]``.
-Prints best-of-K examples/s (interleaved rounds) and the ratio; nothing is asserted.
-Recorded (shared 2-core machine under load, best of 5): binding call 54× (97,424 vs
-5,298,726 examples/s), whole conformance check about 2× (54,211 vs 114,460 examples/s;
-drawing the examples and evaluating the Lean side dominate), bundled bindings 20–60×.
+Prints best-of-K examples/s (section 3 in interleaved rounds) and the ratios; nothing is
+asserted.
+Recorded (shared 2-core machine under load from other jobs, best of 5, three runs):
+binding call 41–228× (e.g. 192,130 vs 7,826,831 examples/s); whole conformance check 2.2–3.4×
+(10,854 vs 23,742 examples/s: drawing the examples, about half of the vectorized check, and
+evaluating the Lean side dominate once the binding is one call); bundled bindings
+rmsnorm 234–378×, softcap 186–206×, linear 61–74×, embed 90–153×.
 """
 
 from __future__ import annotations
