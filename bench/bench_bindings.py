@@ -10,7 +10,7 @@ function, ``np.maximum(x, 0)``: one per example, one ``vectorized = true``. Meas
 3. bundled bindings (``rmsnorm``, ``softcap``, ``linear``, ``embed``): their vectorized
    adapter against the same binding called once per draw, on a batch of ``--batch`` draws.
 
-Run: ``.venv/bin/python bench/bench_bindings.py [--repeats K] [--batch B] [--sweep N]``.
+Run: ``PYTHONPATH=. .venv/bin/python bench/bench_bindings.py [--repeats K] [--batch B] [--sweep N]``.
 Prints best-of-K examples/s (section 3 in interleaved rounds) and the ratios; nothing is
 asserted.
 Recorded (shared 2-core machine under load from other jobs, best of 5, three runs):
@@ -118,7 +118,7 @@ def _bundled_draws(op: str, batch: int, rng: np.random.Generator) -> tuple[list,
 def bench_bundled(repeats: int, batch: int) -> None:
     import dataclasses
 
-    from _common import race
+    from bench._common import race
     from mirror.binding import batched_call
     from mirror.bundled import bundled_bindings
     from mirror.runtime import NumpyRuntime
