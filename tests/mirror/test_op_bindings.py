@@ -273,3 +273,12 @@ def test_a_vectorized_batch_equals_its_draws_one_at_a_time():
         batch = np.asarray(binding.call(binding.load(), args, []))
         alone = _one_by_one(binding, [[a[b] for a in args] for b in range(B)])
         np.testing.assert_allclose(batch, alone, rtol=1e-13, atol=0, err_msg=op)
+
+
+def test_a_per_row_scalar_of_the_wrong_shape_names_the_argument():
+    from bridge.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as caught:
+        rmsnorm(np.ones(3), np.ones((2, 4)), np.ones(4))
+    assert str(caught.value) == ("argument 'eps' has shape (3,); expected a real scalar or one "
+                                 "per leading index, a shape that prefixes (2, 4)")
