@@ -114,8 +114,9 @@ def embed(tokens: Any, E: Any, c: Any = 1.0, *, dtype: Any = None) -> np.ndarray
     if lead:  # one table per batch index: gather along each table's V axis
         flat = ids.reshape(lead + (-1, 1))
         rows = np.take_along_axis(table, flat, axis=-2).reshape(ids.shape + table.shape[-1:])
-        return _per_row("c", c, rows) * rows
-    return _per_row("c", c, table[ids]) * table[ids]
+    else:
+        rows = table[ids]
+    return _per_row("c", c, rows) * rows
 
 
 def lm_head(x: Any, W: Any, mul: Any = 1.0, cap: Any = None, *, dtype: Any = None) -> np.ndarray:
