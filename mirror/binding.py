@@ -8,7 +8,8 @@ configuration or the ``@binds`` decorator (:mod:`mirror.registry`); nothing here
 project.
 
 At run time :func:`batched_call` evaluates a binding for the draws of a batch: once per draw,
-or once per batch for a ``vectorized`` binding (the implementation takes a leading batch axis).
+or once per batch for a ``vectorized`` binding (the implementation takes a leading batch axis;
+it may refuse some draws of the batch by raising :class:`RefusedDraws`).
 An implementation that refuses an input (``ValueError``, ``ArithmeticError``, an index beyond
 the sampled domain) marks the draw out of domain; a non-finite output is recorded, so that a
 float overflow is never confirmed as a counterexample. A result of the wrong shape is a
@@ -29,6 +30,16 @@ from mirror.runtime import OutOfDomain, Truth
 
 class OutOfSample(OutOfDomain):
     """A Lean index lies beyond the sampled prefix of an ``ℕ → α`` argument."""
+
+
+class RefusedDraws(ValueError):
+    """Raised by a vectorized implementation (or its adapter) that refuses some draws of a
+    batch: ``refused`` masks them along the leading batch axis. The refused draws are out of
+    domain; the implementation is called again on the others."""
+
+    def __init__(self, refused: Any, message: str) -> None:
+        super().__init__(message)
+        self.refused = np.asarray(refused, dtype=bool).reshape(-1)
 
 
 class BindingError(InvalidArgument):
@@ -66,12 +77,12 @@ class Binding:
         module, _, name = self.implementation.partition(":")
         return getattr(importlib.import_module(module), name)
 
-    def shape_error(self, shape: tuple, per: str) -> BindingError:
+    def shape_error(self, shape: tuple, per: str, expected: str) -> BindingError:
         where = f" ({self.source})" if self.source else ""
         return BindingError(
             f"binding {self.lean_name}{where}: {self.implementation} returned shape {shape} "
-            f"for {per}, expected {self.result_ndim} axes ({self.convention}); fix the "
-            "function's result, or its index/dims/vectorized settings")
+            f"for {per}, expected {expected} ({self.convention}); fix the function's result, "
+            "or its index/dims/vectorized settings")
 
 
 def as_array(value: Any) -> np.ndarray:
@@ -121,7 +132,7 @@ def _called(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndar
 def _one(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndarray:
     value = _called(binding, impl, args, dims)
     if binding.result_ndim is not None and value.ndim != binding.result_ndim:
-        raise binding.shape_error(value.shape, "one example")
+        raise binding.shape_error(value.shape, "one example", f"{binding.result_ndim} axes")
     return value
 
 
@@ -131,31 +142,40 @@ def _batch(binding: Binding, impl: Callable, args: list, dims: list, rows: np.nd
     expected = None if binding.result_ndim is None else binding.result_ndim + 1
     if value.ndim == 0 or value.shape[0] != len(rows) or (
             expected is not None and value.ndim != expected):
-        raise binding.shape_error(value.shape, f"a batch of {len(rows)} (leading batch axis)")
+        axes = "" if expected is None else f"{expected} axes, "
+        raise binding.shape_error(value.shape, f"a batch of {len(rows)}",
+                                  f"{axes}the first the batch's {len(rows)} draws")
     return value
 
 
 def _vectorized(rt, binding: Binding, impl: Callable, args: list, dims: list,
                 rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One call for the batch: ``(rows with a value, their values)``. When the batch is
-    refused, one call per draw finds the refused draws."""
+    """One call for the batch: ``(rows with a value, their values)``. A refused batch is
+    split in halves until the refused draws are found (each one out of domain), so that a
+    few refused draws cost a few calls, not one per draw."""
     try:
         return rows, _batch(binding, impl, args, dims, rows)
+    except RefusedDraws as exc:
+        if exc.refused.shape == rows.shape and exc.refused.any():
+            rt.invalid[rows[exc.refused]] = True
+            rest = rows[~exc.refused]
+            if not len(rest):
+                return rest, np.array([])
+            return _vectorized(rt, binding, impl, args, dims, rest)
     except Exception as exc:  # noqa: BLE001 - re-raised unless it is a refusal
         if not _refused(exc):
             raise
-    kept, values = [], []
-    for b in rows:
-        try:
-            values.append(_batch(binding, impl, args, dims, np.array([b]))[0])
-            kept.append(b)
-        except Exception as inner:  # noqa: BLE001
-            if not _refused(inner):
-                raise
-            rt.invalid[b] = True
-    if not kept:
+    if len(rows) == 1:
+        rt.invalid[rows[0]] = True
         return np.array([], dtype=int), np.array([])
-    return np.array(kept), np.stack(values)
+    half = len(rows) // 2
+    parts = [_vectorized(rt, binding, impl, args, dims, part)
+             for part in (rows[:half], rows[half:])]
+    parts = [part for part in parts if len(part[0])]
+    if not parts:
+        return np.array([], dtype=int), np.array([])
+    return (np.concatenate([kept for kept, _ in parts]),
+            np.concatenate([values for _, values in parts]))
 
 
 def _per_draw(rt, binding: Binding, impl: Callable, args: list, dims: list,
@@ -232,5 +252,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Binding", "BindingError", "OutOfSample", "as_array", "batched_call",
+__all__ = ["Binding", "BindingError", "OutOfSample", "RefusedDraws", "as_array", "batched_call",
            "runtime_bindings"]

@@ -20,6 +20,7 @@ import ast
 import hashlib
 import json
 import keyword
+import os
 import pprint
 import re
 from dataclasses import dataclass, field
@@ -260,10 +261,12 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def render_modules(mirrors: Iterable[Any]) -> dict[str, str]:
+def render_modules(mirrors: Iterable[Any], project: str | None = None) -> dict[str, str]:
     """``{file name: text}`` of every generated file for ``mirrors`` (``Mirror`` objects).
 
-    Definitions (``status == "definition"``) generate nothing themselves.
+    ``project`` is the Lake project's directory relative to the output directory (POSIX
+    form): the generated tests load that project's bindings (``None``: the bundled
+    project's). Definitions (``status == "definition"``) generate nothing themselves.
     """
     by_module: dict[str, list[Any]] = {}
     for mirror in mirrors:
@@ -297,6 +300,7 @@ def render_modules(mirrors: Iterable[Any]) -> dict[str, str]:
         context = {
             "module": _one_line(module),
             "module_repr": repr(module),
+            "project_repr": repr(project),
             "lock": module_hash(hashes),
             "slug": slugs[module],
             "blocks": blocks,
@@ -376,25 +380,31 @@ def check_generated(
     name: str,
     bound_to: Iterable[str] = (),
     settings: Any = None,
+    project: str | Path | None = None,
 ) -> Any:
     """Run one generated property (what the generated pytest modules call).
 
     Hypothesis examples plus the vectorized sweep, counterexamples confirmed in mpmath
     (``mirror.checks.run_property``), with ``settings`` defaulting to the loaded Hypothesis
     profile (``mirror.pytest_plugin.check_settings``). Returns the checks' outcome
-    (``.status``, ``.counterexample``, ``.reason``, ``.examples``).
+    (``.status``, ``.counterexample``, ``.reason``, ``.examples``). The bound implementations
+    are those of the Lake project at ``project`` (its configuration, ``@binds`` modules and
+    entry points; ``None``: the bundled project); a refuted outcome's reason ends with the
+    command that replays its counterexample.
     """
     from mirror.binding import runtime_bindings
     from mirror.checks import run_property
     from mirror.pytest_plugin import check_settings
+    from mirror.replay import replay_command
 
     chosen = settings if settings is not None else check_settings()
     bound = sorted(bound_to)
-    return run_property(
+    table = None if project is None else project_bindings(Path(project), name, bound)
+    outcome = run_property(
         function,
         plan,
         name=name,
-        bindings=runtime_bindings(set(bound)),
+        bindings=runtime_bindings(set(bound), table),
         bound=bool(bound),
         max_examples=chosen.max_examples,
         sweep=chosen.sweep,
@@ -403,6 +413,29 @@ def check_generated(
         time_budget=chosen.time_budget,
         max_reject_fraction=chosen.max_reject_fraction,
     )
+    if outcome.status == "refuted" and outcome.counterexample is not None:
+        where = None if project is None else Path(project).resolve()
+        outcome.reason = (f"{outcome.reason}; replay: "
+                          f"{replay_command(where, name, outcome.counterexample)}")
+    return outcome
+
+
+def project_bindings(project: Path, name: str, bound: Iterable[str]) -> dict[str, Any]:
+    """The bindings ``name``'s mirror calls, from the registry of the Lake project at
+    ``project``; a :class:`~mirror.binding.BindingError` when one of them does not load, or
+    is no longer configured (the mirrors are stale)."""
+    from mirror.binding import BindingError
+    from mirror.registry import registry_at
+
+    registry = registry_at(project.resolve())
+    for lean_name in bound:
+        if lean_name in registry.errors:
+            raise BindingError(registry.errors[lean_name])
+        if lean_name not in registry.bindings:
+            raise BindingError(
+                f"{name}: generated with a binding for {lean_name}, which the project "
+                f"{project.resolve()} no longer binds; regenerate with `leanmirror generate`")
+    return registry.bindings
 
 
 def generate(
@@ -423,7 +456,8 @@ def generate(
 
     extraction = extract(Path(project), method=method)
     mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
-    return sync_files(render_modules(mirrors), out_dir, check=check)
+    where = Path(os.path.relpath(Path(project).resolve(), Path(out_dir).resolve())).as_posix()
+    return sync_files(render_modules(mirrors, where), out_dir, check=check)
 
 
 __all__ = [
@@ -434,6 +468,7 @@ __all__ = [
     "generate",
     "module_hash",
     "module_slug",
+    "project_bindings",
     "render_modules",
     "statement_hash",
     "sync_files",

@@ -24,6 +24,7 @@ a report shows them as that statement's ``error`` row.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import inspect
 import sys
@@ -430,6 +431,16 @@ def load_registry(project: str | Path, declarations: Mapping[str, Declaration],
     return registry
 
 
+@functools.lru_cache(maxsize=8)
+def registry_at(project: Path) -> Registry:
+    """The registry of the Lake project at ``project`` (an absolute path), its declarations
+    read by the source scanner; resolved once per process (generated mirrors, the bundled
+    project)."""
+    from bridge.scanner import scan_project
+
+    return load_registry(project, scan_project(project).by_name())
+
+
 def catalog_rows(config: ProjectConfig) -> dict[str, Any] | None:
     """The configured catalog as JSON-ready rows (``None`` when there is none)."""
     if config.catalog is None:
@@ -474,4 +485,5 @@ def binding_rows(registry: Registry) -> list[dict[str, Any]]:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "LeanSignature", "Param", "Registry", "binds",
-           "binding_rows", "catalog_rows", "lean_signature", "load_registry", "resolve"]
+           "binding_rows", "catalog_rows", "lean_signature", "load_registry", "registry_at",
+           "resolve"]

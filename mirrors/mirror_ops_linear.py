@@ -10,6 +10,8 @@ from __future__ import annotations
 
 
 LEAN_MODULE = 'Mirror.Ops.Linear'
+#: The Lake project whose bindings the tests call, relative to this file's directory.
+LEAN_PROJECT = '..'
 
 
 # --- Mirror.Ops.embed.conformance (statement 2ecd45ab3dbe) ---

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 
 LEAN_MODULE = 'Mirror.Ops.Norm'
+#: The Lake project whose bindings the tests call, relative to this file's directory.
+LEAN_PROJECT = '..'
 
 
 # --- Mirror.Ops.l2norm.conformance (statement 6f3603bfe439) ---

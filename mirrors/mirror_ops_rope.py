@@ -10,6 +10,8 @@ from __future__ import annotations
 
 
 LEAN_MODULE = 'Mirror.Ops.Rope'
+#: The Lake project whose bindings the tests call, relative to this file's directory.
+LEAN_PROJECT = '..'
 
 
 # --- Mirror.Ops.invFreq.conformance (statement eabac9bea7dd) ---

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 
 LEAN_MODULE = 'Mirror.PositionalHead'
+#: The Lake project whose bindings the tests call, relative to this file's directory.
+LEAN_PROJECT = '..'
 
 
 # --- Mirror.PositionalHead.convHead.conformance (statement 5b70c8c77a8d) ---

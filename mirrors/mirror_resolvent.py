@@ -10,6 +10,8 @@ from __future__ import annotations
 
 
 LEAN_MODULE = 'Mirror.Resolvent'
+#: The Lake project whose bindings the tests call, relative to this file's directory.
+LEAN_PROJECT = '..'
 
 
 # --- Mirror.Resolvent.CEQ.Nilpotent.occupancy_is_exact_inverse (statement 2f98778193a0) ---

@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_fractionalpower as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.FractionalPower.accretiveLayer.conformance (statement d462c3c41c07) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__FractionalPower__accretiveLayer__conformance() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__accretiveLayer__conformance,
         name='Mirror.FractionalPower.accretiveLayer.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__accretiveLayer__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.accretiveLayer_comm (statement e0617704fa1b) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__FractionalPower__accretiveLayer_comm() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__accretiveLayer_comm,
         name='Mirror.FractionalPower.accretiveLayer_comm',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__accretiveLayer_comm,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.accretiveParam.conformance (statement 1758746e8441) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__FractionalPower__accretiveParam__conformance() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__accretiveParam__conformance,
         name='Mirror.FractionalPower.accretiveParam.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__accretiveParam__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.accretiveParam_quadratic_eq (statement a6194917b119) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__FractionalPower__accretiveParam_quadratic_eq() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__accretiveParam_quadratic_eq,
         name='Mirror.FractionalPower.accretiveParam_quadratic_eq',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__accretiveParam_quadratic_eq,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.accretiveParam_shift_isUnit (statement 62590c1609d1) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__FractionalPower__accretiveParam_shift_isUnit() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__accretiveParam_shift_isUnit,
         name='Mirror.FractionalPower.accretiveParam_shift_isUnit',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__accretiveParam_shift_isUnit,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.accretiveParam_symm_part (statement 437465be3b39) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__FractionalPower__accretiveParam_symm_part() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__accretiveParam_symm_part,
         name='Mirror.FractionalPower.accretiveParam_symm_part',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__accretiveParam_symm_part,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.resolventMixture_symPart_symm (statement ac7e03fb3362) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__FractionalPower__resolventMixture_symPart_symm() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__resolventMixture_symPart_symm,
         name='Mirror.FractionalPower.resolventMixture_symPart_symm',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__resolventMixture_symPart_symm,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.resolvent_isUnit (statement 6f2cc0d61356) ---
@@ -108,8 +121,9 @@ def test_prop_Mirror__FractionalPower__rpow_eq_resolvent_integral() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__rpow_eq_resolvent_integral,
         name='Mirror.FractionalPower.rpow_eq_resolvent_integral',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__rpow_eq_resolvent_integral,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.rpow_half_sq (statement 7af105ef9295) ---
@@ -120,8 +134,9 @@ def test_prop_Mirror__FractionalPower__rpow_half_sq() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__rpow_half_sq,
         name='Mirror.FractionalPower.rpow_half_sq',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__rpow_half_sq,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.skewPart.conformance (statement 441a8556c3bf) ---
@@ -132,8 +147,9 @@ def test_prop_Mirror__FractionalPower__skewPart__conformance() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__skewPart__conformance,
         name='Mirror.FractionalPower.skewPart.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__skewPart__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.skewPart_apply_swap (statement 3b53cd2b0e2e) ---
@@ -144,8 +160,9 @@ def test_prop_Mirror__FractionalPower__skewPart_apply_swap() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__skewPart_apply_swap,
         name='Mirror.FractionalPower.skewPart_apply_swap',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__skewPart_apply_swap,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.skewPart_transpose (statement 277f935c6abc) ---
@@ -156,8 +173,9 @@ def test_prop_Mirror__FractionalPower__skewPart_transpose() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__skewPart_transpose,
         name='Mirror.FractionalPower.skewPart_transpose',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__skewPart_transpose,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.symPart.conformance (statement 4b8f23fed982) ---
@@ -168,8 +186,9 @@ def test_prop_Mirror__FractionalPower__symPart__conformance() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__symPart__conformance,
         name='Mirror.FractionalPower.symPart.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__symPart__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.symPart_posDef (statement 68be22412571) ---
@@ -180,8 +199,9 @@ def test_prop_Mirror__FractionalPower__symPart_posDef() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__symPart_posDef,
         name='Mirror.FractionalPower.symPart_posDef',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__symPart_posDef,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.FractionalPower.symPart_quadratic_pos (statement 2456ba76c1d9) ---
@@ -192,5 +212,6 @@ def test_prop_Mirror__FractionalPower__symPart_quadratic_pos() -> None:
         mirrors.PLAN_prop_Mirror__FractionalPower__symPart_quadratic_pos,
         name='Mirror.FractionalPower.symPart_quadratic_pos',
         bound_to=mirrors.BOUND_prop_Mirror__FractionalPower__symPart_quadratic_pos,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_attention as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.causalGQA.conformance (statement 65e080050a11) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__causalGQA__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__causalGQA__conformance,
         name='Mirror.Ops.causalGQA.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__causalGQA__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.decodeGQA.conformance (statement 684f11f58c2d) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__decodeGQA__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__decodeGQA__conformance,
         name='Mirror.Ops.decodeGQA.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__decodeGQA__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.decodeGQA_eq_causalGQA_last (statement ec1eb91f7098) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Ops__decodeGQA_eq_causalGQA_last() -> None:
         mirrors.PLAN_prop_Mirror__Ops__decodeGQA_eq_causalGQA_last,
         name='Mirror.Ops.decodeGQA_eq_causalGQA_last',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__decodeGQA_eq_causalGQA_last,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.sigmoidGate.conformance (statement d41a64e6d39a) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Ops__sigmoidGate__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__sigmoidGate__conformance,
         name='Mirror.Ops.sigmoidGate.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__sigmoidGate__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.slidingGQA.conformance (statement 90b7af46062b) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Ops__slidingGQA__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__slidingGQA__conformance,
         name='Mirror.Ops.slidingGQA.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__slidingGQA__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.slidingGQA_eq_causalGQA_of_window_ge (statement 41b88d80210e) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__Ops__slidingGQA_eq_causalGQA_of_window_ge() -> None:
         mirrors.PLAN_prop_Mirror__Ops__slidingGQA_eq_causalGQA_of_window_ge,
         name='Mirror.Ops.slidingGQA_eq_causalGQA_of_window_ge',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__slidingGQA_eq_causalGQA_of_window_ge,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softmax.conformance (statement 112964cdfdb6) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__Ops__softmax__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softmax__conformance,
         name='Mirror.Ops.softmax.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softmax__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softmax_nonneg (statement 083aefa68c69) ---
@@ -104,8 +117,9 @@ def test_prop_Mirror__Ops__softmax_nonneg() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softmax_nonneg,
         name='Mirror.Ops.softmax_nonneg',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softmax_nonneg,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softmax_sum_one (statement 584223959fd6) ---
@@ -116,8 +130,9 @@ def test_prop_Mirror__Ops__softmax_sum_one() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softmax_sum_one,
         name='Mirror.Ops.softmax_sum_one',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softmax_sum_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softmax_sum_univ (statement 20e291bb414d) ---
@@ -128,5 +143,6 @@ def test_prop_Mirror__Ops__softmax_sum_univ() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softmax_sum_univ,
         name='Mirror.Ops.softmax_sum_univ',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softmax_sum_univ,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_conv as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.causalConvSilu.conformance (statement be78a1f02e6b) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__causalConvSilu__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__causalConvSilu__conformance,
         name='Mirror.Ops.causalConvSilu.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__causalConvSilu__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.causalConvSilu_causal (statement 781cb9000fc2) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__causalConvSilu_causal() -> None:
         mirrors.PLAN_prop_Mirror__Ops__causalConvSilu_causal,
         name='Mirror.Ops.causalConvSilu_causal',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__causalConvSilu_causal,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.causalConvSilu_width_one (statement 9ea443eaf80f) ---
@@ -44,5 +52,6 @@ def test_prop_Mirror__Ops__causalConvSilu_width_one() -> None:
         mirrors.PLAN_prop_Mirror__Ops__causalConvSilu_width_one,
         name='Mirror.Ops.causalConvSilu_width_one',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__causalConvSilu_width_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

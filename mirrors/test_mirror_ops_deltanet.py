@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_deltanet as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.chunkDeltaRule.conformance (statement 2aa205d1c48f) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__chunkDeltaRule__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__chunkDeltaRule__conformance,
         name='Mirror.Ops.chunkDeltaRule.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__chunkDeltaRule__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.chunkDeltaRule_eq (statement 8badb30056bb) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__chunkDeltaRule_eq() -> None:
         mirrors.PLAN_prop_Mirror__Ops__chunkDeltaRule_eq,
         name='Mirror.Ops.chunkDeltaRule_eq',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__chunkDeltaRule_eq,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.chunkState_eq_gdnState (statement 2a0f07fcfa0f) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Ops__chunkState_eq_gdnState() -> None:
         mirrors.PLAN_prop_Mirror__Ops__chunkState_eq_gdnState,
         name='Mirror.Ops.chunkState_eq_gdnState',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__chunkState_eq_gdnState,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gatedDeltaRule.conformance (statement 46b38d3eebc4) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Ops__gatedDeltaRule__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gatedDeltaRule__conformance,
         name='Mirror.Ops.gatedDeltaRule.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gatedDeltaRule__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gdnApply_gdnState (statement 8c2571eba162) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Ops__gdnApply_gdnState() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gdnApply_gdnState,
         name='Mirror.Ops.gdnApply_gdnState',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gdnApply_gdnState,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gdnState.conformance (statement 539d7c1eb170) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__Ops__gdnState__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gdnState__conformance,
         name='Mirror.Ops.gdnState.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gdnState__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gdnState_succ (statement 348562b01662) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__Ops__gdnState_succ() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gdnState_succ,
         name='Mirror.Ops.gdnState_succ',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gdnState_succ,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gdnStep.conformance (statement 0be6a2f763e9) ---
@@ -104,5 +117,6 @@ def test_prop_Mirror__Ops__gdnStep__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gdnStep__conformance,
         name='Mirror.Ops.gdnStep.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gdnStep__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

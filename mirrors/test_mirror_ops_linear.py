@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_linear as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.embed.conformance (statement 2ecd45ab3dbe) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__embed__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__embed__conformance,
         name='Mirror.Ops.embed.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__embed__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gateUp.conformance (statement 452141511c30) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__gateUp__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gateUp__conformance,
         name='Mirror.Ops.gateUp.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gateUp__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gateUp_castAdd (statement 94d067789ac6) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Ops__gateUp_castAdd() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gateUp_castAdd,
         name='Mirror.Ops.gateUp_castAdd',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gateUp_castAdd,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.gateUp_natAdd (statement 69145c7e7a2e) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Ops__gateUp_natAdd() -> None:
         mirrors.PLAN_prop_Mirror__Ops__gateUp_natAdd,
         name='Mirror.Ops.gateUp_natAdd',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__gateUp_natAdd,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.geluMul.conformance (statement d2b7dee46563) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Ops__geluMul__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__geluMul__conformance,
         name='Mirror.Ops.geluMul.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__geluMul__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.linear.conformance (statement 69866b45abff) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__Ops__linear__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__linear__conformance,
         name='Mirror.Ops.linear.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__linear__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.lmHead.conformance (statement fee751d63eba) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__Ops__lmHead__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__lmHead__conformance,
         name='Mirror.Ops.lmHead.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__lmHead__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.lmHead_no_cap (statement 86cfcceba9c2) ---
@@ -104,8 +117,9 @@ def test_prop_Mirror__Ops__lmHead_no_cap() -> None:
         mirrors.PLAN_prop_Mirror__Ops__lmHead_no_cap,
         name='Mirror.Ops.lmHead_no_cap',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__lmHead_no_cap,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.residual.conformance (statement 510d77d73c64) ---
@@ -116,8 +130,9 @@ def test_prop_Mirror__Ops__residual__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__residual__conformance,
         name='Mirror.Ops.residual.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__residual__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.residual_one (statement a4d5ad393fe1) ---
@@ -128,8 +143,9 @@ def test_prop_Mirror__Ops__residual_one() -> None:
         mirrors.PLAN_prop_Mirror__Ops__residual_one,
         name='Mirror.Ops.residual_one',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__residual_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.siluMul.conformance (statement a5bc9d61a618) ---
@@ -140,8 +156,9 @@ def test_prop_Mirror__Ops__siluMul__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__siluMul__conformance,
         name='Mirror.Ops.siluMul.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__siluMul__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.siluMul_gateUp (statement 55332e3744b5) ---
@@ -152,5 +169,6 @@ def test_prop_Mirror__Ops__siluMul_gateUp() -> None:
         mirrors.PLAN_prop_Mirror__Ops__siluMul_gateUp,
         name='Mirror.Ops.siluMul_gateUp',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__siluMul_gateUp,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_norm as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.l2norm.conformance (statement 6f3603bfe439) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__l2norm__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__l2norm__conformance,
         name='Mirror.Ops.l2norm.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__l2norm__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.l2norm_eq_rmsnormUnit_div (statement b36ac5e0348b) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div() -> None:
         mirrors.PLAN_prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div,
         name='Mirror.Ops.l2norm_eq_rmsnormUnit_div',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.l2norm_sq_sum_eq_one (statement be56f6a13252) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Ops__l2norm_sq_sum_eq_one() -> None:
         mirrors.PLAN_prop_Mirror__Ops__l2norm_sq_sum_eq_one,
         name='Mirror.Ops.l2norm_sq_sum_eq_one',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__l2norm_sq_sum_eq_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.l2norm_zero (statement e275c51003b0) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Ops__l2norm_zero() -> None:
         mirrors.PLAN_prop_Mirror__Ops__l2norm_zero,
         name='Mirror.Ops.l2norm_zero',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__l2norm_zero,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnorm.conformance (statement 0443cf6ebe1c) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Ops__rmsnorm__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnorm__conformance,
         name='Mirror.Ops.rmsnorm.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnorm__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnormGated.conformance (statement 921de459a7ee) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__Ops__rmsnormGated__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnormGated__conformance,
         name='Mirror.Ops.rmsnormGated.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnormGated__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnormGated_eq_rmsnorm_mul (statement fb266a9c5683) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul,
         name='Mirror.Ops.rmsnormGated_eq_rmsnorm_mul',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnormOffset.conformance (statement 4ec656251eb7) ---
@@ -104,8 +117,9 @@ def test_prop_Mirror__Ops__rmsnormOffset__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnormOffset__conformance,
         name='Mirror.Ops.rmsnormOffset.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnormOffset__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnormOffset_eq_rmsnorm (statement 03bf96ecead1) ---
@@ -116,8 +130,9 @@ def test_prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm,
         name='Mirror.Ops.rmsnormOffset_eq_rmsnorm',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnormUnit.conformance (statement 0d683048d023) ---
@@ -128,8 +143,9 @@ def test_prop_Mirror__Ops__rmsnormUnit__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnormUnit__conformance,
         name='Mirror.Ops.rmsnormUnit.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnormUnit__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rmsnormUnit_eq_rmsnorm_one (statement 6de46206661b) ---
@@ -140,5 +156,6 @@ def test_prop_Mirror__Ops__rmsnormUnit_eq_rmsnorm_one() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rmsnormUnit_eq_rmsnorm_one,
         name='Mirror.Ops.rmsnormUnit_eq_rmsnorm_one',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rmsnormUnit_eq_rmsnorm_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

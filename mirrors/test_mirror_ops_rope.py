@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_rope as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.invFreq.conformance (statement eabac9bea7dd) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__invFreq__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__invFreq__conformance,
         name='Mirror.Ops.invFreq.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__invFreq__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.invFreq_of_ge_active (statement 09866bde6241) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__invFreq_of_ge_active() -> None:
         mirrors.PLAN_prop_Mirror__Ops__invFreq_of_ge_active,
         name='Mirror.Ops.invFreq_of_ge_active',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__invFreq_of_ge_active,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rope.conformance (statement 54a6d088320e) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Ops__rope__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rope__conformance,
         name='Mirror.Ops.rope.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rope__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rope_of_ge_rot (statement 93abcf3cac5c) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Ops__rope_of_ge_rot() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rope_of_ge_rot,
         name='Mirror.Ops.rope_of_ge_rot',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rope_of_ge_rot,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rope_pair_norm (statement 6f57cbc0499a) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Ops__rope_pair_norm() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rope_pair_norm,
         name='Mirror.Ops.rope_pair_norm',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rope_pair_norm,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.rope_pos_zero (statement 42403081a165) ---
@@ -80,5 +91,6 @@ def test_prop_Mirror__Ops__rope_pos_zero() -> None:
         mirrors.PLAN_prop_Mirror__Ops__rope_pos_zero,
         name='Mirror.Ops.rope_pos_zero',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__rope_pos_zero,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

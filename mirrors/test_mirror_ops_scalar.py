@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_ops_scalar as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Ops.geluTanh.conformance (statement 36245e6c6121) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Ops__geluTanh__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__geluTanh__conformance,
         name='Mirror.Ops.geluTanh.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__geluTanh__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.geluTanh_zero (statement a1b7e9576cbf) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Ops__geluTanh_zero() -> None:
         mirrors.PLAN_prop_Mirror__Ops__geluTanh_zero,
         name='Mirror.Ops.geluTanh_zero',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__geluTanh_zero,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.sigmoid.conformance (statement 94940af4deaf) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Ops__sigmoid__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__sigmoid__conformance,
         name='Mirror.Ops.sigmoid.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__sigmoid__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.sigmoid_add_sigmoid_neg (statement 2f10f4f08a34) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Ops__sigmoid_add_sigmoid_neg() -> None:
         mirrors.PLAN_prop_Mirror__Ops__sigmoid_add_sigmoid_neg,
         name='Mirror.Ops.sigmoid_add_sigmoid_neg',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__sigmoid_add_sigmoid_neg,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.sigmoid_pos_lt_one (statement a1b36f027dfc) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Ops__sigmoid_pos_lt_one() -> None:
         mirrors.PLAN_prop_Mirror__Ops__sigmoid_pos_lt_one,
         name='Mirror.Ops.sigmoid_pos_lt_one',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__sigmoid_pos_lt_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.silu.conformance (statement ceb39aa25ce2) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__Ops__silu__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__silu__conformance,
         name='Mirror.Ops.silu.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__silu__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.silu_eq_div (statement 9862e0c882ea) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__Ops__silu_eq_div() -> None:
         mirrors.PLAN_prop_Mirror__Ops__silu_eq_div,
         name='Mirror.Ops.silu_eq_div',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__silu_eq_div,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.silu_eq_mul_sigmoid (statement 48c394ce0168) ---
@@ -104,8 +117,9 @@ def test_prop_Mirror__Ops__silu_eq_mul_sigmoid() -> None:
         mirrors.PLAN_prop_Mirror__Ops__silu_eq_mul_sigmoid,
         name='Mirror.Ops.silu_eq_mul_sigmoid',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__silu_eq_mul_sigmoid,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softcap.conformance (statement 721f75e498ee) ---
@@ -116,8 +130,9 @@ def test_prop_Mirror__Ops__softcap__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softcap__conformance,
         name='Mirror.Ops.softcap.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softcap__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softcap_abs_le (statement 22f7937211cf) ---
@@ -128,8 +143,9 @@ def test_prop_Mirror__Ops__softcap_abs_le() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softcap_abs_le,
         name='Mirror.Ops.softcap_abs_le',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softcap_abs_le,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softplus.conformance (statement 3119f28d985f) ---
@@ -140,8 +156,9 @@ def test_prop_Mirror__Ops__softplus__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softplus__conformance,
         name='Mirror.Ops.softplus.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softplus__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Ops.softplus_pos (statement 75e810c9a3fa) ---
@@ -152,5 +169,6 @@ def test_prop_Mirror__Ops__softplus_pos() -> None:
         mirrors.PLAN_prop_Mirror__Ops__softplus_pos,
         name='Mirror.Ops.softplus_pos',
         bound_to=mirrors.BOUND_prop_Mirror__Ops__softplus_pos,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_positionalhead as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.PositionalHead.convHead.conformance (statement 5b70c8c77a8d) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__PositionalHead__convHead__conformance() -> None:
         mirrors.PLAN_prop_Mirror__PositionalHead__convHead__conformance,
         name='Mirror.PositionalHead.convHead.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__PositionalHead__convHead__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.PositionalHead.posHead.conformance (statement 7a6ee0ff776c) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__PositionalHead__posHead__conformance() -> None:
         mirrors.PLAN_prop_Mirror__PositionalHead__posHead__conformance,
         name='Mirror.PositionalHead.posHead.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__PositionalHead__posHead__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.PositionalHead.posHead_eq_convHead (statement 441a924f964f) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__PositionalHead__posHead_eq_convHead() -> None:
         mirrors.PLAN_prop_Mirror__PositionalHead__posHead_eq_convHead,
         name='Mirror.PositionalHead.posHead_eq_convHead',
         bound_to=mirrors.BOUND_prop_Mirror__PositionalHead__posHead_eq_convHead,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.PositionalHead.pos_head_is_causal_convolution (statement 1d45937be1a8) ---
@@ -56,5 +65,6 @@ def test_prop_Mirror__PositionalHead__pos_head_is_causal_convolution() -> None:
         mirrors.PLAN_prop_Mirror__PositionalHead__pos_head_is_causal_convolution,
         name='Mirror.PositionalHead.pos_head_is_causal_convolution',
         bound_to=mirrors.BOUND_prop_Mirror__PositionalHead__pos_head_is_causal_convolution,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

@@ -7,9 +7,15 @@ The Hypothesis profile comes from the leanmirror pytest plugin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mirror.generator import check_generated
 
 import mirror_resolvent as mirrors
+
+#: The Lake project whose bindings these tests call.
+PROJECT = (None if mirrors.LEAN_PROJECT is None
+           else Path(mirrors.__file__).parent / mirrors.LEAN_PROJECT)
 
 
 # --- Mirror.Resolvent.CEQ.Nilpotent.occupancy_is_exact_inverse (statement 2f98778193a0) ---
@@ -20,8 +26,9 @@ def test_prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse() ->
         mirrors.PLAN_prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse,
         name='Mirror.Resolvent.CEQ.Nilpotent.occupancy_is_exact_inverse',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.CEQ.V15.chain_path_product (statement 14a511045679) ---
@@ -32,8 +39,9 @@ def test_prop_Mirror__Resolvent__CEQ__V15__chain_path_product() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__CEQ__V15__chain_path_product,
         name='Mirror.Resolvent.CEQ.V15.chain_path_product',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__CEQ__V15__chain_path_product,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.CEQ.V15Fork.chain_eq_sum (statement ed019d27a19d) ---
@@ -44,8 +52,9 @@ def test_prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum,
         name='Mirror.Resolvent.CEQ.V15Fork.chain_eq_sum',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.PhaseH.scalar_gate_commutes (statement b0db603e2ca6) ---
@@ -56,8 +65,9 @@ def test_prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes,
         name='Mirror.Resolvent.PhaseH.scalar_gate_commutes',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.bedM_gate_exact (statement df322a4caa74) ---
@@ -68,8 +78,9 @@ def test_prop_Mirror__Resolvent__bedM_gate_exact() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__bedM_gate_exact,
         name='Mirror.Resolvent.bedM_gate_exact',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__bedM_gate_exact,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.beta_one_row_is_one (statement 790f60b99e5e) ---
@@ -80,8 +91,9 @@ def test_prop_Mirror__Resolvent__beta_one_row_is_one() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__beta_one_row_is_one,
         name='Mirror.Resolvent.beta_one_row_is_one',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__beta_one_row_is_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.blendMag.conformance (statement 0d0945411c7d) ---
@@ -92,8 +104,9 @@ def test_prop_Mirror__Resolvent__blendMag__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__blendMag__conformance,
         name='Mirror.Resolvent.blendMag.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__blendMag__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.chain.conformance (statement 430625149e2d) ---
@@ -104,8 +117,9 @@ def test_prop_Mirror__Resolvent__chain__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__chain__conformance,
         name='Mirror.Resolvent.chain.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__chain__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.constant_phase_gate_is_rope (statement 8811039a9abb) ---
@@ -116,8 +130,9 @@ def test_prop_Mirror__Resolvent__constant_phase_gate_is_rope() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__constant_phase_gate_is_rope,
         name='Mirror.Resolvent.constant_phase_gate_is_rope',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__constant_phase_gate_is_rope,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.corner_linear (statement 6b9c7a4309f3) ---
@@ -128,8 +143,9 @@ def test_prop_Mirror__Resolvent__corner_linear() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__corner_linear,
         name='Mirror.Resolvent.corner_linear',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__corner_linear,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.corner_path_product (statement 884a5821f93a) ---
@@ -140,8 +156,9 @@ def test_prop_Mirror__Resolvent__corner_path_product() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__corner_path_product,
         name='Mirror.Resolvent.corner_path_product',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__corner_path_product,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.corner_softmax (statement 0f26b97e55f7) ---
@@ -152,8 +169,9 @@ def test_prop_Mirror__Resolvent__corner_softmax() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__corner_softmax,
         name='Mirror.Resolvent.corner_softmax',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__corner_softmax,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.corners_are_distinct (statement e1fc3bb23f41) ---
@@ -164,8 +182,9 @@ def test_prop_Mirror__Resolvent__corners_are_distinct() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__corners_are_distinct,
         name='Mirror.Resolvent.corners_are_distinct',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__corners_are_distinct,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.cumulative_phase_is_separable (statement d3587a902b4e) ---
@@ -176,8 +195,9 @@ def test_prop_Mirror__Resolvent__cumulative_phase_is_separable() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__cumulative_phase_is_separable,
         name='Mirror.Resolvent.cumulative_phase_is_separable',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__cumulative_phase_is_separable,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.gate.conformance (statement a359735344c8) ---
@@ -188,8 +208,9 @@ def test_prop_Mirror__Resolvent__gate__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__gate__conformance,
         name='Mirror.Resolvent.gate.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__gate__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.gate_zero_beta_zero_is_linear_attention (statement c931af455a23) ---
@@ -200,8 +221,9 @@ def test_prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention() -> No
         mirrors.PLAN_prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention,
         name='Mirror.Resolvent.gate_zero_beta_zero_is_linear_attention',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.gate_zero_beta_zero_row_not_one (statement c1eb768ffa73) ---
@@ -212,8 +234,9 @@ def test_prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one,
         name='Mirror.Resolvent.gate_zero_beta_zero_row_not_one',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.head.conformance (statement 562036da101f) ---
@@ -224,8 +247,9 @@ def test_prop_Mirror__Resolvent__head__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__head__conformance,
         name='Mirror.Resolvent.head.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__head__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.negative_draw_is_on_the_band (statement 4b2b94724ef0) ---
@@ -236,8 +260,9 @@ def test_prop_Mirror__Resolvent__negative_draw_is_on_the_band() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__negative_draw_is_on_the_band,
         name='Mirror.Resolvent.negative_draw_is_on_the_band',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__negative_draw_is_on_the_band,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.no_prefix_scan_represents_a_zero_gate (statement ffc33766f257) ---
@@ -248,8 +273,9 @@ def test_prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate() -> None
         mirrors.PLAN_prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate,
         name='Mirror.Resolvent.no_prefix_scan_represents_a_zero_gate',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.pathProd.conformance (statement ebf58fdcaae1) ---
@@ -260,8 +286,9 @@ def test_prop_Mirror__Resolvent__pathProd__conformance() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__pathProd__conformance,
         name='Mirror.Resolvent.pathProd.conformance',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__pathProd__conformance,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.pathProd_abs (statement 190a3ab17f78) ---
@@ -272,8 +299,9 @@ def test_prop_Mirror__Resolvent__pathProd_abs() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__pathProd_abs,
         name='Mirror.Resolvent.pathProd_abs',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__pathProd_abs,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.pathProd_eq_zero_iff (statement ed8f54b22cf3) ---
@@ -284,8 +312,9 @@ def test_prop_Mirror__Resolvent__pathProd_eq_zero_iff() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__pathProd_eq_zero_iff,
         name='Mirror.Resolvent.pathProd_eq_zero_iff',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__pathProd_eq_zero_iff,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.prefix_logit_mask_restated (statement 59132b8a431b) ---
@@ -296,8 +325,9 @@ def test_prop_Mirror__Resolvent__prefix_logit_mask_restated() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__prefix_logit_mask_restated,
         name='Mirror.Resolvent.prefix_logit_mask_restated',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__prefix_logit_mask_restated,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.softmax_row_sum_one (statement a532b623f6e7) ---
@@ -308,8 +338,9 @@ def test_prop_Mirror__Resolvent__softmax_row_sum_one() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__softmax_row_sum_one,
         name='Mirror.Resolvent.softmax_row_sum_one',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__softmax_row_sum_one,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason
 
 
 # --- Mirror.Resolvent.three_corners_containment (statement 69995fe6312b) ---
@@ -320,5 +351,6 @@ def test_prop_Mirror__Resolvent__three_corners_containment() -> None:
         mirrors.PLAN_prop_Mirror__Resolvent__three_corners_containment,
         name='Mirror.Resolvent.three_corners_containment',
         bound_to=mirrors.BOUND_prop_Mirror__Resolvent__three_corners_containment,
+        project=PROJECT,
     )
-    assert outcome.status != "refuted", (outcome.reason, outcome.counterexample)
+    assert outcome.status != "refuted", outcome.reason

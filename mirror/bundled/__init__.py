@@ -16,7 +16,6 @@ Nothing else in ``mirror`` names the bundled project's constants.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@functools.lru_cache(maxsize=1)
 def bundled_registry():
     """The bundled project's registry, resolved against its scanned declarations."""
-    from bridge.scanner import scan_project
-    from mirror.registry import load_registry
+    from mirror.registry import registry_at
 
-    return load_registry(ROOT, scan_project(ROOT).by_name())
+    return registry_at(ROOT)
 
 
 def bundled_bindings() -> dict:

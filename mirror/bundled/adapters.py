@@ -3,9 +3,16 @@
 The bundled Lean project (``lean/Mirror``) binds its definitions to the kernels of
 ``mirror/impl`` through its configuration (``[tool.leanmirror.bindings]`` in the repository's
 ``pyproject.toml``); each kernel whose argument order or layout differs from the Lean
-definition's gets one adapter here, ``adapter(kernel, args, dims) -> value`` for one draw, with
-``args`` the definition's explicit arguments in Lean's order. Specs: resolvent-operator.txt,
-op-specs.txt, fractional-power-layer.txt.
+definition's gets one adapter here, ``adapter(kernel, args, dims) -> value`` with ``args`` the
+definition's explicit arguments in Lean's order.
+
+Most bindings are ``vectorized = true``: their adapter receives every argument with a leading
+batch axis (one row per draw) and calls the kernel once for the whole batch (the kernels take
+leading batch axes, per-draw scalars such as ``eps`` included). The others are called once
+per draw, each for a reason stated at its adapter: the kernel reads one sequence whose prefix
+each draw chooses (``i``, ``j``), or a per-draw integer fixes the computation's structure
+(chunk size, rotated pairs), or the kernel solves one matrix at a time. Specs:
+resolvent-operator.txt, op-specs.txt, fractional-power-layer.txt.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mirror.binding import OutOfSample
+from mirror.binding import OutOfSample, RefusedDraws
 
 
 def _prefix(n: int, *arrays: np.ndarray) -> list[np.ndarray]:
@@ -28,10 +35,17 @@ def _as_int(x: Any) -> int:
     return int(np.asarray(x).real)
 
 
+def _int_rows(x: Any) -> np.ndarray:
+    """Per-draw natural numbers (drawn as integers or integral floats) as ``int64``."""
+    return np.asarray(np.rint(np.asarray(x).real), dtype=np.int64)
+
+
 # ---- the resolvent operator (spec: resolvent-operator.txt) ----------------------------------
 
 
 def resolvent_head(operator: Callable, args: list, dims: list) -> complex:
+    """Per draw: the operator reads one sequence, over the prefix ``0…max(i, j)`` that each
+    draw's ``i, j`` choose (and its ``d``)."""
     d, beta, qk, g, q, k, u, theta, i, j = args
     from mirror.impl.resolvent import Switches
 
@@ -44,28 +58,35 @@ def resolvent_head(operator: Callable, args: list, dims: list) -> complex:
 
 
 def path_product(path_product: Callable, args: list, dims: list) -> complex:
+    """Per draw: the kernel takes one gate sequence, over the prefix each draw's ``i, j``
+    choose."""
     a, i, j = args
     i, j = _as_int(i), _as_int(j)
     (a,) = _prefix(max(i, j) + 1, a)
     return path_product(a)[i, j]
 
 
-def gate(gate: Callable, args: list, dims: list) -> complex:
+def gate(gate: Callable, args: list, dims: list) -> np.ndarray:
+    """Vectorized: ``gate(m[B], θ[B])`` broadcasts."""
     m, theta = args
-    return gate(float(m), float(theta))
+    return gate(_floats(m), _floats(theta))
 
 
-def blend_magnitude(blend: Callable, args: list, dims: list) -> float:
+def blend_magnitude(blend: Callable, args: list, dims: list) -> np.ndarray:
+    """Vectorized: ``blend(u[B], 0, g[B])`` broadcasts; its magnitude."""
     u, g = args
-    return blend(float(u), 0.0, float(g))[0]
+    return blend(_floats(u), 0.0, _floats(g))[0]
 
 
 def chain(chain_label: Callable, args: list, dims: list) -> np.ndarray:
+    """Per draw: the chain is a sequential recurrence over one 1-D sequence."""
     a, b = args
     return chain_label(np.asarray(a, dtype=float), np.asarray(b, dtype=float)).real
 
 
 def positional_head(head: Callable, args: list, dims: list) -> float:
+    """Per draw: the head reads one score sequence, over the prefix ``0…i`` each draw's
+    ``i`` chooses."""
     a, v, i = args
     i = _as_int(i)
     a, v = _prefix(i + 1, a, v)
@@ -75,7 +96,7 @@ def positional_head(head: Callable, args: list, dims: list) -> float:
 # ---- the Op Specs (spec: op-specs.txt; Lean: lean/Mirror/Ops/, kernels: mirror/impl/ops/) ----
 #
 # One adapter per Op Spec whose kernel's argument order or layout differs from the Lean
-# definition's; the rest go through :func:`same_order`. Each returns the value of the Lean
+# definition's; the rest use the default calling convention. Each returns the value of the Lean
 # definition applied to its explicit arguments: an array for a function-valued definition.
 
 
@@ -88,84 +109,94 @@ def _ints(x: Any) -> np.ndarray:
     return np.asarray(np.asarray(x).real, dtype=np.int64)
 
 
-def same_order(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """The kernel takes the Lean definition's explicit arguments in Lean's order."""
-    return kernel(*args)
-
-
 def _normalised_rows(kernel: Callable, eps: Any, x: Any, rest: tuple, mean: bool,
                      rows_of: tuple[bool, ...]) -> np.ndarray:
     """A row-wise norm kernel, where every row's normaliser ``Σ x² (/ H) + ε`` is positive.
 
     A row whose normaliser is not positive takes Lean's value there, ``0``: ``Real.sqrt`` of a
     non-positive number is ``0`` and ``x / 0 = 0`` (the kernel's true square root gives NaN).
-    The kernel is called on the other rows only; ``rows_of[i]`` says whether ``rest[i]`` has a
-    row axis (``z``) or is per-feature (``w``)."""
+    The kernel is called once, on the other rows of the whole batch (``x[B, T, H]``, ``eps``
+    one per draw); ``rows_of[i]`` says whether ``rest[i]`` has a row axis (``z``) or is
+    per-feature (``w[B, H]``)."""
     x = _floats(x)
+    eps = _floats(eps)
     total = np.sum(x * x, axis=-1)
     if mean:
         total = total / x.shape[-1]
-    good = total + float(eps) > 0
+    eps_rows = np.broadcast_to(eps.reshape(eps.shape + (1,) * (total.ndim - eps.ndim)),
+                               total.shape)
+    good = total + eps_rows > 0
     out = np.zeros(x.shape)
     if good.any():
-        picked = [np.asarray(r)[good] if has_rows else r for r, has_rows in zip(rest, rows_of)]
-        out[good] = kernel(eps, x[good], *picked)
+        picked = [np.asarray(r)[good] if has_rows else _per_row_of(np.asarray(r), x)[good]
+                  for r, has_rows in zip(rest, rows_of)]
+        out[good] = kernel(eps_rows[good], x[good], *picked)
     return out
 
 
+def _per_row_of(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A per-feature ``w[..., H]`` (leading axes those of ``x``'s draws) on every row of ``x``."""
+    shaped = w.reshape(w.shape[:-1] + (1,) * (x.ndim - w.ndim) + w.shape[-1:])
+    return np.broadcast_to(shaped, x.shape)
+
+
 def rmsnorm_family(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """``rmsnorm``, ``rmsnormOffset`` ``(eps, x, w)`` and ``rmsnormUnit`` ``(eps, x)``."""
+    """Vectorized: ``rmsnorm``, ``rmsnormOffset`` ``(eps, x, w)`` and ``rmsnormUnit``
+    ``(eps, x)``."""
     eps, x, *rest = args
     return _normalised_rows(kernel, eps, x, tuple(rest), True, (False,) * len(rest))
 
 
 def rmsnorm_gated(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``rmsnormGated eps x z w``; the kernel takes ``(eps, x, w, z)``."""
+    """Vectorized: Lean ``rmsnormGated eps x z w``; the kernel takes ``(eps, x, w, z)``."""
     eps, x, z, w = args
     return _normalised_rows(kernel, eps, x, (w, z), True, (False, True))
 
 
 def l2norm(kernel: Callable, args: list, dims: list) -> np.ndarray:
+    """Vectorized: ``l2norm(eps, x)``."""
     eps, x = args
     return _normalised_rows(kernel, eps, x, (), False, ())
 
 
 def residual(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``residual r x h``; the kernel takes ``(x, h, r)``."""
+    """Vectorized: Lean ``residual r x h``; the kernel takes ``(x, h, r)``."""
     r, x, h = args
     return kernel(x, h, r)
 
 
 def embed(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``embed c E tokens`` (``tokens : Fin T → Fin V``); the kernel takes
-    ``(tokens, E, c)``."""
+    """Vectorized: Lean ``embed c E tokens`` (``tokens : Fin T → Fin V``); the kernel takes
+    ``(tokens, E, c)``, one table per draw."""
     c, table, tokens = args
-    return kernel(_ints(tokens), table, c)
-
-
-def _boolean(value: Any) -> bool:
-    """A Lean ``Bool`` argument: a drawn bool, or a literal the runtime passes as a batched
-    proposition (its ``ok`` array, the same for every draw of the batch)."""
-    ok = getattr(value, "ok", None)
-    if ok is None:
-        return bool(np.asarray(value))
-    ok = np.asarray(ok, dtype=bool)
-    if ok.size == 0 or not (ok.all() or not ok.any()):
-        raise ValueError(f"Bool argument {value!r} differs between the draws of a batch; "
-                         "expected one value per call")
-    return bool(ok.reshape(-1)[0])
+    return kernel(_int_rows(tokens), table, c)
 
 
 def lm_head(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``lmHead mul cap c x W``; the kernel takes ``(x, W, mul, cap)``, ``cap=None`` off."""
+    """Vectorized: Lean ``lmHead mul cap c x W``; the kernel takes ``(x, W, mul, cap)``,
+    ``cap=None`` off. One call for the draws with ``cap`` on, one for the rest."""
     mul, cap, c, x, weight = args
-    return kernel(x, weight, mul, c if _boolean(cap) else None)
+    on = np.asarray(cap).astype(bool).reshape(-1)
+    x, weight, mul, c = _floats(x), _floats(weight), _floats(mul), _floats(c)
+    out = None
+    for rows, capped in ((on, True), (~on, False)):
+        if rows.any():
+            value = np.asarray(kernel(x[rows], weight[rows], mul[rows],
+                                      c[rows] if capped else None))
+            if out is None:
+                out = np.zeros((len(on),) + value.shape[1:])
+            out[rows] = value
+    return out
 
 
 def softmax(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``softmax s visible`` with the predicate tabulated as a boolean mask."""
+    """Vectorized: Lean ``softmax s visible`` with the predicate tabulated as a boolean
+    mask."""
     s, visible = args
     return kernel(s, np.asarray(visible, dtype=bool))
+
+
+# Per draw, the three GQA kernels: ``scale`` (and ``window``) are one scalar per call.
 
 
 def causal_gqa(kernel: Callable, args: list, dims: list) -> np.ndarray:
@@ -222,6 +253,7 @@ def _check_frequency(theta: float, denom: int, i: int, max_pos: int = 0) -> None
 
 
 def inv_freq(kernel: Callable, args: list, dims: list) -> float:
+    """Per draw: ``theta``, ``denom`` and ``active`` are one scalar per call."""
     theta, denom, active, i = args
     denom, active, i = _as_int(denom), _as_int(active), _as_int(i)
     if i < active:
@@ -239,7 +271,9 @@ def rope(kernel: Callable, args: list, dims: list) -> np.ndarray:
       ``rot = 2m``) and also sets ``y[2m] = x[2m] cos φ_m + x[m] sin φ_m``. The frequencies do
       not depend on ``rot``, so that coordinate is the second member of pair ``m`` of the
       kernel with ``rot = 2m + 2`` applied to the vector holding ``x[m]`` at ``m`` and
-      ``x[2m]`` at ``2m + 1``."""
+      ``x[2m]`` at ``2m + 1``.
+
+    Per draw: ``rot``, ``denom`` and ``active`` fix the rotated pairs of the call."""
     theta, rot, denom, active, pos, x = args
     rot, denom, active = _as_int(rot), _as_int(denom), _as_int(active)
     x = _floats(x)
@@ -261,35 +295,42 @@ def rope(kernel: Callable, args: list, dims: list) -> np.ndarray:
 
 
 def gdn_state(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``gdnState α β k v t _``: the ``Dv × Dk`` state after ``t ≤ T`` steps.
+    """Vectorized: Lean ``gdnState α β k v t _``, the ``Dv × Dk`` state after ``t ≤ T`` steps.
 
-    The proof ``t ≤ T`` is never passed. When ``t`` is passed too, the state at ``t``; when it
-    is left as the index of the result (``(t : ℕ) → … → Matrix``), the states for
-    ``t = 0, …, T`` stacked along a leading axis (an index ``t > T`` lies outside it)."""
+    The kernel runs the whole batch once per step count ``0…T`` (a loop over time, not over
+    draws) and each draw takes its own ``t``; the draws with ``t > T`` are refused. The proof
+    ``t ≤ T`` is never passed. When ``t`` is left as the index of the result (``(t : ℕ) → … →
+    Matrix``), the states for ``t = 0, …, T`` stacked along the axis after the batch's."""
     alpha, beta, k, v, *rest = args
-    if rest:
-        return kernel(alpha, beta, k, v, _as_int(rest[0]))
-    steps = np.asarray(k).shape[0]
-    return np.stack([kernel(alpha, beta, k, v, t) for t in range(steps + 1)])
+    steps = np.asarray(k).shape[-2]
+    states = np.stack([kernel(alpha, beta, k, v, t) for t in range(steps + 1)], axis=1)
+    if not rest:
+        return states
+    t = _int_rows(rest[0])
+    beyond = (t < 0) | (t > steps)
+    if beyond.any():
+        raise RefusedDraws(beyond, f"t = {t[beyond].tolist()}; expected 0 <= t <= T = {steps}")
+    return states[np.arange(len(t)), t]
 
 
 def chunk_delta_rule(kernel: Callable, args: list, dims: list) -> np.ndarray:
     """Lean ``chunkDeltaRule C α β q k v``; the kernel takes the chunk size last and refuses
-    ``C = 0`` (Lean's ``i / 0 = 0`` makes that the plain recurrence)."""
+    ``C = 0`` (Lean's ``i / 0 = 0`` makes that the plain recurrence). Per draw: the chunk
+    size fixes the blocking of the call."""
     chunk, alpha, beta, q, k, v = args
     return kernel(alpha, beta, q, k, v, _as_int(chunk))
 
 
 def causal_conv_silu(kernel: Callable, args: list, dims: list) -> np.ndarray:
-    """Lean ``causalConvSilu w x`` with ``w : Fin Ch → Fin K → ℝ`` (tap ``K − 1`` on the
+    """Vectorized: Lean ``causalConvSilu w x`` with ``w : Fin Ch → Fin K → ℝ`` (tap ``K − 1`` on the
     current token); the kernel takes ``(x[T, C], w[C, K])`` in the same tap layout."""
     weight, x = args
     return kernel(x, weight)
 
 
-
-
 # ---- the fractional-power layer (spec: fractional-power-layer.txt) ---------------------------
+#
+# Per draw: ``AccretiveParams`` and ``fractional_apply`` take one matrix and solve with it.
 
 
 def _matrix_square(value: Any, name: str) -> np.ndarray:

@@ -187,27 +187,98 @@ def test_adapters_whose_conformance_rows_the_pipeline_cannot_draw_yet():
     tokens = np.array([4, 0, 4])
     np.testing.assert_allclose(_call("embed", [np.float64(-1.5), table, tokens], [V, T, K]),
                                -1.5 * table[tokens])
-    W = rng.uniform(-5, 5, size=(V, K))
-    for cap in (False, True):
-        z = _call("lmHead", [np.float64(0.5), np.bool_(cap), np.float64(2.0), x, W], [T, K, V])
+    # lmHead is vectorized: a batch of draws, the Bool `cap` off in one and on in the other
+    W = rng.uniform(-5, 5, size=(2, V, K))
+    mul, cap, c = np.array([0.5, -1.5]), np.array([False, True]), np.array([2.0, 3.0])
+    z = _call("lmHead", [mul, cap, c, np.stack([x, 2 * x]), W], [T, K, V])
+    assert z.shape == (2, T, V)
+    for b, xb in enumerate((x, 2 * x)):
         for t in range(T):
             for v in range(V):
-                plain = 0.5 * sum(x[t, k] * W[v, k] for k in range(K))
-                assert z[t, v] == pytest.approx(2.0 * math.tanh(plain / 2.0) if cap else plain)
+                plain = mul[b] * sum(xb[t, k] * W[b, v, k] for k in range(K))
+                expected = c[b] * math.tanh(plain / c[b]) if cap[b] else plain
+                assert z[b, t, v] == pytest.approx(expected)
 
 
 def test_gdn_state_adapter_stacks_every_state_or_returns_the_one_asked_for():
+    """Vectorized: a batch of two draws; each draw's own ``t``, and ``t > T`` refused for
+    that draw only."""
+    from mirror.binding import RefusedDraws
+
     rng = np.random.default_rng(2)
-    T, Dk, Dv = 3, 2, 4
-    alpha, beta = rng.uniform(-1, 1, size=(2, T))
-    k, v = rng.normal(size=(T, Dk)), rng.normal(size=(T, Dv))
+    B, T, Dk, Dv = 2, 3, 2, 4
+    alpha, beta = rng.uniform(-1, 1, size=(2, B, T))
+    k, v = rng.normal(size=(B, T, Dk)), rng.normal(size=(B, T, Dv))
     stacked = _call("gdnState", [alpha, beta, k, v], [T, Dk, Dv])
-    assert stacked.shape == (T + 1, Dv, Dk)
-    np.testing.assert_array_equal(stacked[0], np.zeros((Dv, Dk)))
-    state = np.zeros((Dv, Dk))
-    for t in range(T):  # S_{t+1} = α S (I − β k kᵀ) + β v kᵀ
-        state = (alpha[t] * state @ (np.eye(Dk) - beta[t] * np.outer(k[t], k[t]))
-                 + beta[t] * np.outer(v[t], k[t]))
-        np.testing.assert_allclose(stacked[t + 1], state, rtol=1e-12, atol=1e-12)
-        np.testing.assert_allclose(_call("gdnState", [alpha, beta, k, v, t + 1], [T, Dk, Dv]),
-                                   state, rtol=1e-12, atol=1e-12)
+    assert stacked.shape == (B, T + 1, Dv, Dk)
+    np.testing.assert_array_equal(stacked[:, 0], np.zeros((B, Dv, Dk)))
+    for b in range(B):
+        state = np.zeros((Dv, Dk))
+        for t in range(T):  # S_{t+1} = α S (I − β k kᵀ) + β v kᵀ
+            state = (alpha[b, t] * state @ (np.eye(Dk) - beta[b, t] * np.outer(k[b, t], k[b, t]))
+                     + beta[b, t] * np.outer(v[b, t], k[b, t]))
+            np.testing.assert_allclose(stacked[b, t + 1], state, rtol=1e-12, atol=1e-12)
+    picked = _call("gdnState", [alpha, beta, k, v, np.array([1, T])], [T, Dk, Dv])
+    np.testing.assert_array_equal(picked, [stacked[0, 1], stacked[1, T]])
+    with pytest.raises(RefusedDraws) as refused:
+        _call("gdnState", [alpha, beta, k, v, np.array([T + 1, 0])], [T, Dk, Dv])
+    assert refused.value.refused.tolist() == [True, False]
+
+
+VECTORIZED = ["sigmoid", "silu", "softplus", "geluTanh", "softcap", "rmsnorm", "rmsnormOffset",
+              "rmsnormUnit", "rmsnormGated", "l2norm", "linear", "gateUp", "siluMul", "geluMul",
+              "residual", "embed", "lmHead", "softmax", "sigmoidGate", "causalConvSilu",
+              "gdnState", "gatedDeltaRule", "gdnStep"]
+
+
+def test_which_bundled_bindings_are_vectorized():
+    """25 of the 40 bundled bindings take a batch in one call; the rest are per draw, each
+    for the reason its adapter states (a per-draw prefix, a per-call scalar or structure, one
+    matrix per solve)."""
+    vectorized = sorted(n for n, b in BINDINGS.items() if b.vectorized)
+    assert vectorized == sorted([f"Mirror.Ops.{op}" for op in VECTORIZED]
+                                + ["Mirror.Resolvent.gate", "Mirror.Resolvent.blendMag"])
+    assert len(BINDINGS) == 40
+
+
+def _one_by_one(binding, draws: list[list]) -> np.ndarray:
+    """The binding's value per draw: a batch of one draw at a time."""
+    return np.concatenate([
+        np.asarray(binding.call(binding.load(), [np.asarray(a)[None] for a in draw], []))
+        for draw in draws])
+
+
+def test_a_vectorized_batch_equals_its_draws_one_at_a_time():
+    """Per-draw scalars (``eps``, ``c``, ``r``, ``mul``) and per-draw weights travel with
+    their rows: one call on a batch gives what each draw gives alone."""
+    rng = np.random.default_rng(3)
+    B, T, H, N, K, V = 4, 3, 5, 2, 3, 6
+    eps = np.array([1e-6, -1.0, 0.5, 2.0])
+    x = rng.uniform(-3, 3, size=(B, T, H))
+    x[1, 0] = 0.0  # a row whose normaliser is not positive: Lean's 0
+    w, z = rng.uniform(-2, 2, size=(B, H)), rng.uniform(-2, 2, size=(B, T, H))
+    cases = {
+        "rmsnorm": [eps, x, w], "rmsnormOffset": [eps, x, w], "rmsnormUnit": [eps, x],
+        "rmsnormGated": [eps, x, z, w], "l2norm": [eps, x],
+        "softcap": [np.array([0.0, 1.5, -2.0, 30.0]), rng.uniform(-5, 5, size=B)],
+        "residual": [eps, x, z],
+        "linear": [x, rng.uniform(-2, 2, size=(B, N, H))],
+        "gateUp": [x, *rng.uniform(-2, 2, size=(2, B, N, H))],
+        "embed": [eps, rng.uniform(-2, 2, size=(B, V, H)), rng.integers(0, V, size=(B, T))],
+        "softmax": [x[..., 0], rng.random((B, T)) < 0.6],
+        "causalConvSilu": [rng.uniform(-2, 2, size=(B, H, K)), x],
+    }
+    for op, args in cases.items():
+        binding = BINDINGS[f"Mirror.Ops.{op}"]
+        batch = np.asarray(binding.call(binding.load(), args, []))
+        alone = _one_by_one(binding, [[a[b] for a in args] for b in range(B)])
+        np.testing.assert_allclose(batch, alone, rtol=1e-13, atol=0, err_msg=op)
+
+
+def test_a_per_row_scalar_of_the_wrong_shape_names_the_argument():
+    from bridge.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as caught:
+        rmsnorm(np.ones(3), np.ones((2, 4)), np.ones(4))
+    assert str(caught.value) == ("argument 'eps' has shape (3,); expected a real scalar or one "
+                                 "per leading index, a shape that prefixes (2, 4)")

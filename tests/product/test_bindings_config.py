@@ -224,49 +224,55 @@ def test_binds_decorator_through_an_entry_point(tmp_path):
 # ---- errors: one line naming the binding, the file and the fix ------------------------------
 
 
-def _error(tmp_path, bindings: str, package: str, name: str) -> tuple[str, Path]:
-    project = make_project(tmp_path / "p", bindings, package=package)
-    return registry_of(project).errors[name], project / "pyproject.toml"
+#: (binding line, package, binding name, the exact message; {path} is the configuration file)
+ERRORS = {
+    "unknown Lean definition": (
+        '"Cfg.relux" = "PKG.ops:relu"', "cfgerr1", "Cfg.relux",
+        "binding Cfg.relux ({path}): no Lean definition named Cfg.relux in the project (did you "
+        "mean Cfg.relu?); fix the name, or remove the binding"),
+    "module that does not import": (
+        '"Cfg.relu" = "PKG.opz:relu"', "cfgerr2", "Cfg.relu",
+        "binding Cfg.relu ({path}): cannot import module 'cfgerr2.opz' of impl 'cfgerr2.opz:relu' "
+        "(ModuleNotFoundError: No module named 'cfgerr2.opz'); fix the module name, or add its "
+        "directory to python-path"),
+    "function missing from its module": (
+        '"Cfg.relu" = "PKG.ops:rellu"', "cfgerr3", "Cfg.relu",
+        "binding Cfg.relu ({path}): module 'cfgerr3.ops' has no attribute 'rellu' (impl "
+        "'cfgerr3.ops:rellu'); fix the name after ':' in impl"),
+    "wrong arity": (
+        '"Cfg.relu" = "PKG.ops:two"', "cfgerr4", "Cfg.relu",
+        "binding Cfg.relu ({path}): cfgerr4.ops:two takes 2 positional argument(s), but Cfg.relu "
+        "passes 1 (x); fix the function's parameters, or name size arguments in dims and output "
+        "selectors in index"),
+    "index that is not a parameter": (
+        '"Cfg.prefixSum" = { impl = "PKG.ops:prefix_sum", index = ["j"] }', "cfgerr5",
+        "Cfg.prefixSum",
+        "binding Cfg.prefixSum ({path}): index names 'j', which is not an explicit parameter of "
+        "Cfg.prefixSum (a, i); fix index"),
+    "dims that is not a parameter": (
+        '"Cfg.logsumexp" = { impl = "PKG.ops:logsumexp", dims = ["m"] }', "cfgerr6",
+        "Cfg.logsumexp",
+        "binding Cfg.logsumexp ({path}): dims names 'm', which is not an explicit parameter of "
+        "Cfg.logsumexp (n, x); fix dims"),
+    "a theorem bound": (
+        '"Cfg.relu_nonneg" = "PKG.ops:relu"', "cfgerr13", "Cfg.relu_nonneg",
+        "binding Cfg.relu_nonneg ({path}): Cfg.relu_nonneg is a theorem, not a definition; bind a "
+        "def or abbrev"),
+    "adapter that does not import": (
+        '"Cfg.relu" = { impl = "PKG.ops:relu", adapter = "PKG.adapt:relu" }', "cfgerr14",
+        "Cfg.relu",
+        "binding Cfg.relu ({path}): cannot import module 'cfgerr14.adapt' of adapter "
+        "'cfgerr14.adapt:relu' (ModuleNotFoundError: No module named 'cfgerr14.adapt'); fix the "
+        "module name, or add its directory to python-path"),
+}
 
 
-def test_error_unknown_lean_definition(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relux" = "PKG.ops:relu"\n', "cfgerr1", "Cfg.relux")
-    assert message == (f"binding Cfg.relux ({path}): no Lean definition named Cfg.relux in the "
-                       "project (did you mean Cfg.relu?); fix the name, or remove the binding")
-
-
-def test_error_module_that_does_not_import(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = "PKG.opz:relu"\n', "cfgerr2", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): cannot import module 'cfgerr2.opz' of impl "
-                       "'cfgerr2.opz:relu' (ModuleNotFoundError: No module named 'cfgerr2.opz'); "
-                       "fix the module name, or add its directory to python-path")
-
-
-def test_error_function_missing_from_module(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = "PKG.ops:rellu"\n', "cfgerr3", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): module 'cfgerr3.ops' has no attribute "
-                       "'rellu' (impl 'cfgerr3.ops:rellu'); fix the name after ':' in impl")
-
-
-def test_error_wrong_arity(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.relu" = "PKG.ops:two"\n', "cfgerr4", "Cfg.relu")
-    assert message == (f"binding Cfg.relu ({path}): cfgerr4.ops:two takes 2 positional "
-                       "argument(s), but Cfg.relu passes 1 (x); fix the function's parameters, "
-                       "or name size arguments in dims and output selectors in index")
-
-
-def test_error_index_that_is_not_a_parameter(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.prefixSum" = { impl = "PKG.ops:prefix_sum", '
-                                     'index = ["j"] }\n', "cfgerr5", "Cfg.prefixSum")
-    assert message == (f"binding Cfg.prefixSum ({path}): index names 'j', which is not an "
-                       "explicit parameter of Cfg.prefixSum (a, i); fix index")
-
-
-def test_error_dims_that_is_not_a_parameter(tmp_path):
-    message, path = _error(tmp_path, '"Cfg.logsumexp" = { impl = "PKG.ops:logsumexp", '
-                                     'dims = ["m"] }\n', "cfgerr6", "Cfg.logsumexp")
-    assert message == (f"binding Cfg.logsumexp ({path}): dims names 'm', which is not an "
-                       "explicit parameter of Cfg.logsumexp (n, x); fix dims")
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_error_one_line_naming_the_binding_file_and_fix(tmp_path, case):
+    line, package, name, expected = ERRORS[case]
+    project = make_project(tmp_path / "p", line + "\n", package=package)
+    message = registry_of(project).errors[name]
+    assert message == expected.format(path=project / "pyproject.toml")
 
 
 def test_error_result_of_the_wrong_shape_is_the_rows_error(tmp_path):
@@ -369,3 +375,79 @@ def test_a_function_that_raises_is_the_rows_error_naming_the_binding(tmp_path):
     assert rows["Cfg.relu.conformance"].reason == (
         f"binding Cfg.relu ({path}): cfgerr11.ops:broken raised TypeError: cannot handle this; "
         "fix the function, or refuse inputs outside its domain with ValueError")
+
+
+def test_error_result_of_the_wrong_shape_exact_message(tmp_path):
+    """Per example and per batch: the exact one-line message, shape included."""
+    ops = OPS + "\n\ndef flat_batch(x):\n    return x.reshape(-1)\n"
+    project = make_project(tmp_path / "p", """\
+        "Cfg.scale" = "PKG.ops:scale_flat"
+        "Cfg.logsumexp" = { impl = "PKG.ops:flat_batch", dims = ["n"], vectorized = true }
+        """, package="cfgerr12", ops=ops)
+    registry = registry_of(project)
+    path = project / "pyproject.toml"
+    cases = [
+        ("Cfg.scale", (np.array([2.0, 3.0]), np.ones((2, 3))),
+         f"binding Cfg.scale ({path}): cfgerr12.ops:scale_flat returned shape (3, 3) for one "
+         "example, expected 1 axes (cfgerr12.ops:scale_flat(c: float, v: float64[n]) → 1-axis "
+         "value for Lean's (Fin n → Real)); fix the function's result, or its "
+         "index/dims/vectorized settings"),
+        ("Cfg.logsumexp", (np.array([3, 3]), np.ones((2, 3))),
+         f"binding Cfg.logsumexp ({path}): cfgerr12.ops:flat_batch returned shape (6,) for a "
+         "batch of 2, expected 1 axes, the first the batch's 2 draws (cfgerr12.ops:flat_batch("
+         "x: float64[B, n]) → 0-axis value for Lean's Real (vectorized: one call per batch)); "
+         "fix the function's result, or its index/dims/vectorized settings"),
+    ]
+    for name, args, message in cases:
+        with pytest.raises(BindingError) as caught:
+            _runtime_call(registry.bindings[name], 2, args)
+        assert str(caught.value) == message
+
+
+def test_error_of_a_decorated_function_names_its_module(tmp_path):
+    ops = "from mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+          "def relu(x, y):\n    return max(x, 0.0)\n"
+    project = make_project(tmp_path / "p", "", package="cfgerr15", ops=ops,
+                           extra='modules = ["cfgerr15.ops"]\n')
+    assert registry_of(project).errors["Cfg.relu"] == (
+        "binding Cfg.relu (@binds in cfgerr15.ops): cfgerr15.ops:relu takes 2 positional "
+        "argument(s), but Cfg.relu passes 1 (x); fix the function's parameters, or name size "
+        "arguments in dims and output selectors in index")
+
+
+def test_error_bound_twice_by_configuration_and_decorator(tmp_path):
+    ops = OPS + "\n\nfrom mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+                "def relu2(x):\n    return max(x, 0.0)\n"
+    project = make_project(tmp_path / "p", '"Cfg.relu" = "PKG.ops:relu"\n', package="cfgerr16",
+                           ops=ops, extra='modules = ["cfgerr16.ops"]\n')
+    path = project / "pyproject.toml"
+    assert registry_of(project).errors["Cfg.relu"] == (
+        f"binding Cfg.relu (@binds in cfgerr16.ops): Cfg.relu is also bound in {path}; keep "
+        "one of the two bindings")
+
+
+def test_a_vectorized_function_may_refuse_some_draws_of_a_batch(tmp_path):
+    """``RefusedDraws`` marks the refused draws out of domain; the rest keep their values
+    from one more call."""
+    ops = OPS + textwrap.dedent("""
+        from mirror.binding import RefusedDraws
+
+        CALLS = []
+
+
+        def picky(c, v):
+            CALLS.append(len(c))
+            if (c < 0).any():
+                raise RefusedDraws(c < 0, "c < 0")
+            return c[:, None] * v
+        """)
+    project = make_project(tmp_path / "p", """\
+        "Cfg.scale" = { impl = "PKG.ops:picky", vectorized = true }
+        """, package="cfgrefuse", ops=ops)
+    binding = registry_of(project).bindings["Cfg.scale"]
+    rt = NumpyRuntime(4, 8, 1e-9, {})
+    c = np.array([1.0, -1.0, 2.0, -3.0])
+    out = batched_call(rt, binding, (), (c, np.ones((4, 2))))
+    assert rt.invalid.tolist() == [False, True, False, True]
+    np.testing.assert_array_equal(out[[0, 2]], [[1.0, 1.0], [2.0, 2.0]])
+    assert binding.load().__globals__["CALLS"] == [4, 2]

@@ -17,6 +17,8 @@ import pytest
 from mirror.cli import main
 from mirror.fuzz import read_session_log, run_session
 
+pytest_plugins = ["pytester"]
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "toy"
 FAST = ["--method", "scanner", "--examples", "40"]
@@ -207,6 +209,56 @@ def test_init_writes_a_commented_section_listing_every_definition(fresh_project,
     # a second init refuses to overwrite the section
     assert main(["init", "--project", str(project), "--method", "scanner"]) == 2
     assert "already has a [tool.leanmirror] configuration" in capsys.readouterr().err
+
+
+def _run_generated(pytester, monkeypatch, project: Path | None):
+    """``leanmirror generate`` for ``project`` (``None``: already generated) into a directory
+    of its own, then ``pytest`` on the generated mirrors in a fresh process."""
+    from importlib.metadata import entry_points
+
+    from mirror.generator import generate
+
+    out = pytester.path / "mirrors"
+    if project is not None:
+        generate(project, out, method="scanner")
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    load = [] if any(e.value == "mirror.pytest_plugin"
+                     for e in entry_points(group="pytest11")) else ["-p", "mirror.pytest_plugin"]
+    return pytester.runpytest_subprocess(*load, str(out), "--leanmirror-profile", "dev",
+                                         "-p", "no:cacheprovider")
+
+
+def test_generated_mirrors_check_the_projects_own_kernels(fresh_project, pytester,
+                                                           monkeypatch):
+    """The pytest modules ``leanmirror generate`` writes call the user's functions (the
+    project's configuration), not the bundled ones: the wrong kernel fails with its replay
+    command, the right ones pass."""
+    run = _run_generated(pytester, monkeypatch, fresh_project)
+    run.assert_outcomes(passed=6, failed=3)
+    failed = sorted(line.split("::")[1].split(" ")[0] for line in run.outlines
+                    if line.startswith("FAILED"))
+    assert failed == ["test_prop_Toy__prefixSum__conformance", "test_prop_Toy__prefixSum_succ",
+                      "test_prop_Toy__prefixSum_zero"]
+    replay = f"replay: leanmirror check Toy.prefixSum_succ --project {fresh_project.resolve()} "
+    assert any(replay in line for line in run.outlines)
+
+
+def test_a_generated_mirror_whose_binding_fails_names_the_binding(fresh_project, tmp_path,
+                                                                   pytester, monkeypatch):
+    project = tmp_path / "later"
+    shutil.copytree(fresh_project, project)
+    from mirror.generator import generate
+
+    generate(project, pytester.path / "mirrors", method="scanner")
+    config = project / "pyproject.toml"
+    config.write_text(README_CONFIG.replace("toyimpl.ops:relu", "toyimpl.ops:relux"),
+                      encoding="utf-8")
+    run = _run_generated(pytester, monkeypatch, None)
+    message = (f"BindingError: binding Toy.relu ({config.resolve()}): module 'toyimpl.ops' has "
+               "no attribute 'relux' (impl 'toyimpl.ops:relux'); fix the name after ':' in impl")
+    assert any(message in line for line in run.outlines)
+    failed = [line for line in run.outlines if line.startswith("FAILED")]
+    assert sum("Toy__relu" in line for line in failed) == 3
 
 
 def test_generic_code_names_no_bundled_constant():

@@ -176,7 +176,7 @@ def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
     from mirror.pipeline import build_mirrors
 
     mirrors = build_mirrors(extract(project, method="scanner"))
-    sync_files(render_modules(mirrors), out)  # what `leanmirror generate` writes
+    sync_files(render_modules(mirrors, "../project"), out)  # what `leanmirror generate` writes
     before = {p.name: p.read_text() for p in out.iterdir()}
     # edit one statement: rename one mirrored theorem in its Lean source
     target = next(m for m in mirrors if m.status == "ready" and m.role == "theorem"

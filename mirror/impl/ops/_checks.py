@@ -76,6 +76,19 @@ def _scalar(name: str, value: Any) -> float:
     return float(arr)
 
 
+def _per_row(name: str, value: Any, arr: np.ndarray) -> float | np.ndarray:
+    """A real scalar, or one per leading index of ``arr`` (shape ``arr.shape[:k]``: one per
+    batch row), shaped to broadcast against ``arr``."""
+    v = np.asarray(value)
+    if v.ndim == 0:
+        return _scalar(name, value)
+    if v.dtype.kind not in "biuf" or v.shape != arr.shape[:v.ndim]:
+        raise InvalidArgument(
+            f"argument {name!r} has shape {v.shape}; expected a real scalar or one per leading "
+            f"index, a shape that prefixes {arr.shape}")
+    return v.astype(np.float64).reshape(v.shape + (1,) * (arr.ndim - v.ndim))
+
+
 def _natural(name: str, value: Any, minimum: int = 0) -> int:
     """``value`` as a Python int at least ``minimum``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):

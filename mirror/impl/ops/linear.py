@@ -2,7 +2,9 @@
 ``residual``, ``embed``, ``lmHead``.
 
 Weights are stored as PyTorch stores them: ``W[N, K]`` for a bias-free ``nn.Linear(K, N)``.
-Leading axes of activations are free (tokens, batch).
+Leading axes of activations are free (tokens, batch). Weights and scalar factors may carry
+leading batch axes too, one weight per leading batch index of ``x`` (``x[B, T, K]``,
+``W[B, N, K]``); a 2-D weight is shared.
 """
 
 from __future__ import annotations
@@ -12,39 +14,51 @@ from typing import Any
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _dtype, _int_array, _scalar
+from mirror.impl.ops._checks import _array, _dtype, _int_array, _per_row
 from mirror.impl.ops.scalar import gelu_tanh, silu, softcap
 
 
-def _matrix(name: str, value: Any, dt: np.dtype, columns: int, meaning: str) -> np.ndarray:
-    """A 2-D weight ``[N, columns]``."""
+def _matrix(name: str, value: Any, dt: np.dtype, x: np.ndarray, meaning: str) -> np.ndarray:
+    """A weight ``[N, K]`` with ``K = x.shape[-1]``, or one per leading batch index of ``x``
+    (``[B, N, K]`` with ``x[B, ..., K]``, ``x`` at least 3-D)."""
     arr = _array(name, value, dt)
-    if arr.ndim != 2 or arr.shape[1] != columns:
+    lead = arr.shape[:-2]
+    if arr.ndim < 2 or arr.shape[-1] != x.shape[-1] or (
+            lead and (x.ndim < arr.ndim or x.shape[:len(lead)] != lead)):
         raise InvalidArgument(
-            f"argument {name!r} has shape {arr.shape}; expected {meaning} = (N, {columns})"
+            f"argument {name!r} has shape {arr.shape}; expected {meaning} = (N, {x.shape[-1]})"
         )
     return arr
+
+
+def _times(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """``x Wᵀ`` over the last axis, a batched weight matched to ``x``'s leading axes."""
+    if weight.ndim == 2:
+        return x @ weight.T
+    lead = weight.shape[:-2]
+    rows = x.reshape(lead + (-1, x.shape[-1]))
+    return np.matmul(rows, np.swapaxes(weight, -1, -2)).reshape(x.shape[:-1] + weight.shape[-2:-1])
 
 
 def linear(x: Any, W: Any, *, dtype: Any = None) -> np.ndarray:
     """``y[t, n] = Σₖ x[t, k] · W[n, k]``; ``x[..., K]``, ``W[N, K]`` → ``y[..., N]``."""
     dt = _dtype(dtype)
     a = _array("x", x, dt, min_ndim=1)
-    weight = _matrix("W", W, dt, a.shape[-1], "(N, K) with K = x.shape[-1]")
-    return a @ weight.T
+    weight = _matrix("W", W, dt, a, "(N, K) with K = x.shape[-1]")
+    return _times(a, weight)
 
 
 def gate_up(x: Any, W_gate: Any, W_up: Any, *, dtype: Any = None) -> np.ndarray:
     """``[x W_gateᵀ ‖ x W_upᵀ]`` along the last axis, gate first; both weights ``[I, K]``."""
     dt = _dtype(dtype)
     a = _array("x", x, dt, min_ndim=1)
-    gate = _matrix("W_gate", W_gate, dt, a.shape[-1], "(I, K) with K = x.shape[-1]")
-    up = _matrix("W_up", W_up, dt, a.shape[-1], "(I, K) with K = x.shape[-1]")
+    gate = _matrix("W_gate", W_gate, dt, a, "(I, K) with K = x.shape[-1]")
+    up = _matrix("W_up", W_up, dt, a, "(I, K) with K = x.shape[-1]")
     if gate.shape != up.shape:
         raise InvalidArgument(
             f"argument 'W_up' has shape {up.shape}; expected W_gate's shape {gate.shape}"
         )
-    return np.concatenate([a @ gate.T, a @ up.T], axis=-1)
+    return np.concatenate([_times(a, gate), _times(a, up)], axis=-1)
 
 
 def _halves(gu: Any, dt: np.dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -79,28 +93,37 @@ def residual(x: Any, h: Any, r: Any = 1.0, *, dtype: Any = None) -> np.ndarray:
     b = _array("h", h, dt)
     if a.shape != b.shape:
         raise InvalidArgument(f"argument 'h' has shape {b.shape}; expected x's shape {a.shape}")
-    return a + _scalar("r", r) * b
+    return a + _per_row("r", r, a) * b
 
 
 def embed(tokens: Any, E: Any, c: Any = 1.0, *, dtype: Any = None) -> np.ndarray:
     """``y[t] = c · E[tokens[t]]``; ``tokens`` integer array of any shape, ``E[V, H]``."""
     dt = _dtype(dtype)
     table = _array("E", E, dt)
-    if table.ndim != 2:
-        raise InvalidArgument(f"argument 'E' has shape {table.shape}; expected (V, H)")
     ids = _int_array("tokens", tokens)
-    if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
+    lead = table.shape[:-2]
+    if table.ndim < 2 or (lead and (ids.ndim <= len(lead) or ids.shape[:len(lead)] != lead)):
+        raise InvalidArgument(f"argument 'E' has shape {table.shape}; expected (V, H), or one "
+                              f"table per leading index of tokens {ids.shape}")
+    vocab = table.shape[-2]
+    if ids.size and (ids.min() < 0 or ids.max() >= vocab):
         bad = int(ids.min()) if ids.min() < 0 else int(ids.max())
         raise InvalidArgument(
-            f"argument 'tokens' holds token id {bad}; expected ids in [0, {table.shape[0]})"
+            f"argument 'tokens' holds token id {bad}; expected ids in [0, {vocab})"
         )
-    return _scalar("c", c) * table[ids]
+    if lead:  # one table per batch index: gather along each table's V axis
+        flat = ids.reshape(lead + (-1, 1))
+        rows = np.take_along_axis(table, flat, axis=-2).reshape(ids.shape + table.shape[-1:])
+    else:
+        rows = table[ids]
+    return _per_row("c", c, rows) * rows
 
 
 def lm_head(x: Any, W: Any, mul: Any = 1.0, cap: Any = None, *, dtype: Any = None) -> np.ndarray:
     """``z = mul · x Wᵀ``, then ``softcap cap z`` when ``cap`` is given; ``W[V, H]``."""
     dt = _dtype(dtype)
-    z = _scalar("mul", mul) * linear(x, W, dtype=dt)
+    y = linear(x, W, dtype=dt)
+    z = _per_row("mul", mul, y) * y
     if cap is None:
         return z
     return softcap(cap, z, dtype=dt)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from mirror.impl.ops._checks import _array, _dtype, _scalar
+from mirror.impl.ops._checks import _array, _dtype, _per_row
 
 #: √(2/π), the constant of the tanh approximation of GELU.
 _SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))
@@ -48,11 +48,15 @@ def gelu_tanh(x: Any, *, dtype: Any = None) -> np.ndarray:
 def softcap(c: Any, x: Any, *, dtype: Any = None) -> np.ndarray:
     """Soft-capping ``c · tanh(x / c)`` elementwise.
 
-    Lean's junk value is kept: ``x / 0 = 0``, so ``c = 0`` gives ``0``.
+    Lean's junk value is kept: ``x / 0 = 0``, so ``c = 0`` gives ``0``. ``c`` is a scalar or
+    one per leading index of ``x``.
     """
     dt = _dtype(dtype)
-    cap = _scalar("c", c)
     a = _array("x", x, dt)
-    if cap == 0.0:
-        return np.zeros_like(a)
-    return (cap * np.tanh(a / cap)).astype(dt, copy=False)
+    cap = _per_row("c", c, a)
+    if np.ndim(cap) == 0:
+        if cap == 0.0:
+            return np.zeros_like(a)
+        return (cap * np.tanh(a / cap)).astype(dt, copy=False)
+    safe = np.where(cap == 0.0, 1.0, cap)
+    return np.where(cap == 0.0, 0.0, safe * np.tanh(a / safe)).astype(dt, copy=False)
