@@ -309,6 +309,81 @@ class Desugarer:
             index += 1
         return out
 
+    def statement(self, binders: list[T.Binder], body: T.Term) -> tuple[list[T.Binder], T.Term]:
+        """The statement's prefix and body, desugared.
+
+        A hypothesis ``o = some e`` / ``o = none`` on an option binder no earlier binder
+        mentions replaces the option (the statement is the same with ``o`` substituted);
+        ``∀ x ∈ l`` over a list ends the prefix (the rest is a conjunction over the list's
+        segments); a hypothesis that became a conjunction is split into its parts."""
+        out: list[T.Binder] = []
+        drawn: dict[str, list[str]] = {}
+        for index, binder in enumerate(binders):
+            nxt = binders[index + 1] if index + 1 < len(binders) else None
+            if (nxt is not None and binder.name != "_"
+                    and isinstance(self._member_of(nxt.type, binder.name), Sequence)):
+                return out, self.term(_pi(binders[index:], body))
+            if self._specialize(binder, drawn, out):
+                continue
+            for name in list(drawn):
+                if binder.type is not None and name in T.free_vars(binder.type):
+                    del drawn[name]
+            new = self.binders([binder], prefix=True)
+            if binder.name in self.reps:
+                drawn[binder.name] = [b.name for b in new]
+            if len(new) == 1 and new[0].type != binder.type and _is_call(new[0].type, "And"):
+                parts = list(_conjuncts(new[0].type))
+                new = [T.Binder(binder.name if k == 0 else self.fresh(f"{binder.name}_{k + 1}"),
+                                _premise(part), binder.info) for k, part in enumerate(parts)]
+            out.extend(new)
+        return out, self.term(body)
+
+    def _specialize(self, binder: T.Binder, drawn: dict[str, list[str]],
+                    out: list[T.Binder]) -> bool:
+        """A hypothesis on an undisturbed collection binder, built into the collection.
+
+        ``h : o = some e`` (or ``none``) substitutes the option. ``h : x ∈ s`` makes ``s``
+        ``insert x s`` (every finset holding ``x`` is one); ``h : x ∈ l`` makes ``l``
+        ``l_pre ++ [x] ++ l`` (every list holding ``x`` is one), once per list."""
+        if _is_call(binder.type, "Membership.mem") and len(binder.type.args) == 2:
+            return self._insert(binder.type.args[0], binder.type.args[1], drawn, out)
+        if not (_is_call(binder.type, "Eq") and len(binder.type.args) == 2):
+            return False
+        for side, other in (binder.type.args, binder.type.args[::-1]):
+            if not (isinstance(side, T.Var) and side.name in drawn):
+                continue
+            value = self.collection(other)
+            if isinstance(value, Optional) and value.present in (TRUE, FALSE):
+                self.reps[side.name] = value
+                names = drawn.pop(side.name)
+                out[:] = [b for b in out if b.name not in names]
+                return True
+        return False
+
+    def _insert(self, container: T.Term, element: T.Term, drawn: dict[str, list[str]],
+                out: list[T.Binder]) -> bool:
+        if not (isinstance(container, T.Var) and container.name in drawn
+                and container.name not in T.free_vars(element)):
+            return False
+        name = container.name
+        rep, x = self.reps[name], self.term(element)
+        if isinstance(rep, Subset):
+            size = rep.size if rep.fin else _app("max", rep.size, _app("HAdd.hAdd", x, ONE))
+            self.reps[name] = Subset(size, rep.fin, lambda y, rep=rep: _or(
+                _app("Eq", y, x), rep.member(y)))
+            return True
+        if not isinstance(rep, Sequence):
+            return False
+        size = self.fresh(f"{name}_pre_len")
+        pre = self.fresh(f"{name}_pre")
+        out.append(T.Binder(size, NAT))
+        out.append(T.Binder(pre, T.Pi((T.Binder("_", _app("Fin", T.Var(size))),), rep.elem)))
+        first = Segment(T.Var(size), lambda i: T.App(T.Var(pre), (i,)))
+        single = Segment(ONE, lambda _i: x, single=True)
+        self.reps[name] = Sequence(rep.kind, rep.elem, (first, single) + rep.segments)
+        del drawn[name]
+        return True
+
     def _member_of(self, premise: T.Term | None, name: str) -> Rep | None:
         if not (_is_call(premise, "Membership.mem") and len(premise.args) == 2
                 and premise.args[1] == T.Var(name)):
@@ -336,6 +411,9 @@ class Desugarer:
         if isinstance(term, T.Var) and term.name in self.reps:
             raise Untranslatable(f"the collection {term.name} used as {_show(term)}")
         if isinstance(term, T.Pi):
+            found = self._sequence_forall(term)
+            if found is not None:
+                return found
             names = tuple(b.name for b in term.binders)
             return self._shadowed(names, lambda: _pi(self.binders(list(term.binders), False),
                                                      self.term(term.body)))
@@ -657,6 +735,32 @@ class Desugarer:
                                               body)))
         return _or(*parts)
 
+    def _sequence_forall(self, pi: T.Pi) -> T.Term | None:
+        """``∀ x ∈ l, p``: ``p`` at every entry of every segment of ``l``."""
+        binders = pi.binders
+        for k in range(len(binders) - 1):
+            seq = self._member_of(binders[k + 1].type, binders[k].name)
+            if binders[k].name == "_" or not isinstance(seq, Sequence):
+                continue
+            if k > 0:
+                return self.term(T.Pi(binders[:k], T.Pi(binders[k:], pi.body)))
+            name = binders[0].name
+            rest = _pi(list(binders[2:]), pi.body)
+            body = T.Lam((T.Binder(name, None),), self._shadowed((name,), lambda: self.term(rest)))
+            parts = []
+            for seg in seq.segments:
+                if seg.single:
+                    parts.append(apply(body, seg.entry(ZERO)))
+                    continue
+                index = self.fresh("i")
+                i = T.Var(index)
+                inner = [T.Binder(index, _app("Fin", seg.length))]
+                if seg.mask is not None:
+                    inner.append(T.Binder("_", _premise(seg.mask(i))))
+                parts.append(T.Pi(tuple(inner), apply(body, seg.entry(i))))
+            return _and(*parts)
+        return None
+
     def _forall(self, rep: Rep, pred: Callable[[T.Term], T.Term]) -> T.Term:
         if isinstance(rep, Subset):
             x = self.fresh("x")
@@ -688,8 +792,9 @@ class Desugarer:
             inner = self._shadowed((name,), lambda: self.term(rest))
             return _app("Exists", T.Lam((T.Binder(name, rep.elem),),
                                         _and(rep.bound(x), _and(rep.mask(x), inner))))
-        return self._sequence_any(rep, lambda e: self._shadowed(
-            (name,), lambda: self.term(apply(T.Lam((T.Binder(name, None),), rest), e))))
+        rewritten = T.Lam((T.Binder(name, None),),
+                          self._shadowed((name,), lambda: self.term(rest)))
+        return self._sequence_any(rep, lambda e: apply(rewritten, e))
 
     def _equation(self, left: T.Term, right: T.Term) -> T.Term | None:
         """``a = b`` between options, or a list against ``[]``."""
@@ -752,6 +857,14 @@ def _require_scalar(elem: T.Term, where: str) -> None:
         raise Untranslatable(f"{where} of {head}s", "nested collections are not drawn")
 
 
+def _conjuncts(term: T.Term) -> Iterator[T.Term]:
+    if _is_call(term, "And") and len(term.args) == 2:
+        yield from _conjuncts(term.args[0])
+        yield from _conjuncts(term.args[1])
+    else:
+        yield term
+
+
 def _pi(binders: list[T.Binder], body: T.Term) -> T.Term:
     return T.Pi(tuple(binders), body) if binders else body
 
@@ -804,14 +917,26 @@ def _evidence(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T
             if _is_call(node, *_ARITH) and var in node.args:
                 leaves = list(_leaves(node))
                 for leaf in leaves:
-                    if isinstance(leaf, T.Var) and leaf != var:
-                        ty = types.get(leaf.name)
-                        if isinstance(ty, T.Const) and ty.name in SCALARS:
-                            found.add(ty)
+                    ty = _leaf_type(leaf, types)
+                    if leaf != var and isinstance(ty, T.Const) and ty.name in SCALARS:
+                        found.add(ty)
             if _is_call(node, "Membership.mem") and len(node.args) == 2 and node.args[1] == var:
                 if _is_call(node.args[0], "Finset.range"):
                     found.add(NAT)
     return found
+
+
+def _leaf_type(leaf: T.Term, types: dict[str, T.Term]) -> T.Term | None:
+    """The type of a variable, or of a function binder fully applied (its codomain)."""
+    if isinstance(leaf, T.Var):
+        return types.get(leaf.name)
+    if isinstance(leaf, T.App) and isinstance(leaf.fn, T.Var):
+        ty = types.get(leaf.fn.name)
+        if isinstance(ty, T.Pi) and len(_domains(ty)) == len(leaf.args):
+            while isinstance(ty, T.Pi):
+                ty = ty.body
+            return ty
+    return None
 
 
 def _domains(ty: T.Term) -> list[T.Term]:
@@ -867,9 +992,7 @@ def desugar(decl: Declaration) -> Declaration:
     for term in [b.type for b in binders if b.type is not None] + [body]:
         taken |= T.free_vars(term)
     rewriter = Desugarer(taken)
-    binders = infer_types(binders, body)
-    new_binders = rewriter.binders(binders, prefix=True)
-    new_body = rewriter.term(body)
+    new_binders, new_body = rewriter.statement(infer_types(binders, body), body)
     return dataclasses.replace(decl, binders=tuple(new_binders), type=new_body)
 
 
