@@ -32,18 +32,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.binder_types import infer_types
+from mirror.lean_terms import (BOOL, FALSE, NAT, ONE, TRUE, ZERO, app, beta, binder_names, conj,
+                               conjuncts, disj, fold, is_call, ite, neg, pi, premise, show,
+                               type_head)
 from mirror.translation import Untranslatable
-
-NAT = T.Const("Nat")
-BOOL = T.Const("Bool")
-TRUE = T.Const("True")
-FALSE = T.Const("False")
-ZERO = T.Lit(0)
-ONE = T.Lit(1)
 
 #: Collection type constructors drawn as binders.
 KINDS = ("List", "Multiset", "Option", "Finset")
@@ -69,94 +66,7 @@ INTERVALS = {
 TRIGGERS = frozenset({"setOf", "Set.univ", "List.nil", "List.cons", "List.replicate",
                       "List.range", "some", "none", "Option.some", "Option.none",
                       "HAppend.hAppend", *INTERVALS, *QUALIFIED})
-#: Functions whose arguments are natural numbers (evidence for an untyped binder).
-NAT_ARGUMENTS = frozenset({"Finset.range", "Fin", "Nat.factorial", "Nat.choose", "Nat.succ",
-                           "List.range", "Nat.Prime", "Nat.fib"})
-SCALARS = frozenset({"Nat", "Int", "Rat", "Real", "Complex"})
-_ARITH = frozenset({"HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "Eq", "Ne", "LT.lt",
-                    "LE.le", "GT.gt", "GE.ge", "max", "min"})
-
 Entry = Callable[[T.Term], T.Term]
-
-
-def _app(name: str, *args: T.Term) -> T.App:
-    return T.App(T.Const(name), tuple(args))
-
-
-def _and(*parts: T.Term) -> T.Term:
-    parts = tuple(p for p in parts if p != TRUE)
-    if FALSE in parts:
-        return FALSE
-    if not parts:
-        return TRUE
-    out = parts[-1]
-    for part in reversed(parts[:-1]):
-        out = _app("And", part, out)
-    return out
-
-
-def _or(*parts: T.Term) -> T.Term:
-    parts = tuple(p for p in parts if p != FALSE)
-    if TRUE in parts:
-        return TRUE
-    if not parts:
-        return FALSE
-    out = parts[-1]
-    for part in reversed(parts[:-1]):
-        out = _app("Or", part, out)
-    return out
-
-
-def _not(part: T.Term) -> T.Term:
-    return FALSE if part == TRUE else TRUE if part == FALSE else _app("Not", part)
-
-
-def _ite(cond: T.Term, then: T.Term, other: T.Term) -> T.Term:
-    if cond == TRUE:
-        return then
-    if cond == FALSE:
-        return other
-    return _app("ite", cond, then, other)
-
-
-def _fold(name: str, terms: list[T.Term], empty: T.Term) -> T.Term:
-    if not terms:
-        return empty
-    out = terms[0]
-    for term in terms[1:]:
-        out = _app(name, out, term)
-    return out
-
-
-def _premise(cond: T.Term) -> T.Term:
-    """``cond`` as a binder type the translator reads as a premise (a Bool entry is not one
-    syntactically, ``¬¬b`` is, and means the same)."""
-    if isinstance(cond, T.App) and isinstance(cond.fn, T.Const) and cond.fn.name in (
-            "And", "Or", "Not", "Iff", "Eq", "Ne", "LT.lt", "LE.le", "GT.gt", "GE.ge"):
-        return cond
-    if cond in (TRUE, FALSE):
-        return cond
-    return _app("Not", _app("Not", cond))
-
-
-def _binder_names(term: T.Term) -> set[str]:
-    names: set[str] = set()
-    for node in T.walk(term):
-        if isinstance(node, (T.Lam, T.Pi)):
-            names |= {b.name for b in node.binders}
-        elif isinstance(node, T.Let):
-            names.add(node.name)
-    return names
-
-
-def apply(fn: T.Term, arg: T.Term) -> T.Term:
-    """``fn arg``, β-reduced when ``fn`` is a lambda and no capture can happen."""
-    if isinstance(fn, T.Lam) and fn.binders:
-        first, rest = fn.binders[0], fn.binders[1:]
-        body = T.Lam(rest, fn.body) if rest else fn.body
-        if not (T.free_vars(arg) & _binder_names(body)):
-            return T.substitute(body, {first.name: arg})
-    return T.App(fn, (arg,))
 
 
 # ---- representations --------------------------------------------------------------------------
@@ -202,13 +112,13 @@ class Subset:
 
     @property
     def elem(self) -> T.Term:
-        return _app("Fin", self.size) if self.fin else NAT
+        return app("Fin", self.size) if self.fin else NAT
 
     def bound(self, x: T.Term) -> T.Term:
-        return TRUE if self.fin else _app("LT.lt", x, self.size)
+        return TRUE if self.fin else app("LT.lt", x, self.size)
 
     def member(self, x: T.Term) -> T.Term:
-        return _and(self.bound(x), self.mask(x))
+        return conj(self.bound(x), self.mask(x))
 
 
 Rep = Sequence | Optional | Subset
@@ -237,7 +147,7 @@ class Desugarer:
 
     def prefix_binder(self, binder: T.Binder) -> list[T.Binder]:
         """A binder of the statement's prefix: a collection becomes the binders drawing it."""
-        head, args = _type_head(binder.type)
+        head, args = type_head(binder.type)
         if head not in KINDS or len(args) != 1:
             return [self._plain(binder)]
         elem = self.term(args[0])
@@ -248,14 +158,14 @@ class Desugarer:
             size = self.fresh(f"{name}_len")
             self.reps[name] = Sequence(head, elem, (Segment(
                 T.Var(size), lambda i, name=name: T.App(T.Var(name), (i,))),))
-            entries = T.Pi((T.Binder("_", _app("Fin", T.Var(size))),), elem)
+            entries = T.Pi((T.Binder("_", app("Fin", T.Var(size))),), elem)
             return [T.Binder(size, NAT, info), T.Binder(name, entries, info)]
         if head == "Option":
             _require_scalar(elem, f"an Option binder {name}")
             some, value = self.fresh(f"{name}_isSome"), self.fresh(f"{name}_val")
             self.reps[name] = Optional(T.Var(some), T.Var(value))
             return [T.Binder(some, BOOL, info), T.Binder(value, elem, info)]
-        fin_head, fin_args = _type_head(elem)
+        fin_head, fin_args = type_head(elem)
         if elem == NAT:
             size = self.fresh(f"{name}_bound")
             self.reps[name] = Subset(T.Var(size), False,
@@ -266,7 +176,7 @@ class Desugarer:
             self.reps[name] = Subset(fin_args[0], True,
                                      lambda x, name=name: T.App(T.Var(name), (x,)))
             return [T.Binder(name, T.Pi((T.Binder("_", elem),), BOOL), info)]
-        raise Untranslatable(f"a Finset binder {name} over {_show(elem)}",
+        raise Untranslatable(f"a Finset binder {name} over {show(elem)}",
                              "only Finset ℕ and Finset (Fin n) are drawn")
 
     def _plain(self, binder: T.Binder) -> T.Binder:
@@ -275,9 +185,9 @@ class Desugarer:
         if binder.type is None:
             return binder
         ty = self.term(binder.type)
-        if ty != binder.type and (_is_call(binder.type, "Membership.mem") or (
+        if ty != binder.type and (is_call(binder.type, "Membership.mem") or (
                 _call(binder.type) or ("",))[0] in ("Nonempty", "isSome", "isNone")):
-            ty = _premise(ty)
+            ty = premise(ty)
         return T.Binder(binder.name, ty, binder.info)
 
     def binders(self, binders: list[T.Binder], prefix: bool) -> list[T.Binder]:
@@ -294,14 +204,14 @@ class Desugarer:
                 out.append(T.Binder(binder.name, subset.elem, binder.info))
                 if not subset.fin:
                     out.append(T.Binder("_", subset.bound(x)))
-                out.append(T.Binder(nxt.name, _premise(self._shadowed(
+                out.append(T.Binder(nxt.name, premise(self._shadowed(
                     (binder.name,), lambda: subset.mask(x)))))
                 index += 2
                 continue
             if prefix:
                 out.extend(self.prefix_binder(binder))
             else:
-                head, _ = _type_head(binder.type)
+                head, _ = type_head(binder.type)
                 if head in KINDS:
                     raise Untranslatable(f"a {head} quantified inside the statement",
                                          "only the statement's own binders are drawn")
@@ -322,7 +232,7 @@ class Desugarer:
             nxt = binders[index + 1] if index + 1 < len(binders) else None
             if (nxt is not None and binder.name != "_"
                     and isinstance(self._member_of(nxt.type, binder.name), Sequence)):
-                return out, self.term(_pi(binders[index:], body))
+                return out, self.term(pi(binders[index:], body))
             if self._specialize(binder, drawn, out):
                 continue
             for name in list(drawn):
@@ -331,10 +241,10 @@ class Desugarer:
             new = self.binders([binder], prefix=True)
             if binder.name in self.reps:
                 drawn[binder.name] = [b.name for b in new]
-            if len(new) == 1 and new[0].type != binder.type and _is_call(new[0].type, "And"):
-                parts = list(_conjuncts(new[0].type))
+            if len(new) == 1 and new[0].type != binder.type and is_call(new[0].type, "And"):
+                parts = list(conjuncts(new[0].type))
                 new = [T.Binder(binder.name if k == 0 else self.fresh(f"{binder.name}_{k + 1}"),
-                                _premise(part), binder.info) for k, part in enumerate(parts)]
+                                premise(part), binder.info) for k, part in enumerate(parts)]
             out.extend(new)
         return out, self.term(body)
 
@@ -345,9 +255,9 @@ class Desugarer:
         ``h : o = some e`` (or ``none``) substitutes the option. ``h : x ∈ s`` makes ``s``
         ``insert x s`` (every finset holding ``x`` is one); ``h : x ∈ l`` makes ``l``
         ``l_pre ++ [x] ++ l`` (every list holding ``x`` is one), once per list."""
-        if _is_call(binder.type, "Membership.mem") and len(binder.type.args) == 2:
+        if is_call(binder.type, "Membership.mem") and len(binder.type.args) == 2:
             return self._insert(binder.type.args[0], binder.type.args[1], drawn, out)
-        if not (_is_call(binder.type, "Eq") and len(binder.type.args) == 2):
+        if not (is_call(binder.type, "Eq") and len(binder.type.args) == 2):
             return False
         for side, other in (binder.type.args, binder.type.args[::-1]):
             if not (isinstance(side, T.Var) and side.name in drawn):
@@ -368,16 +278,16 @@ class Desugarer:
         name = container.name
         rep, x = self.reps[name], self.term(element)
         if isinstance(rep, Subset):
-            size = rep.size if rep.fin else _app("max", rep.size, _app("HAdd.hAdd", x, ONE))
-            self.reps[name] = Subset(size, rep.fin, lambda y, rep=rep: _or(
-                _app("Eq", y, x), rep.member(y)))
+            size = rep.size if rep.fin else app("max", rep.size, app("HAdd.hAdd", x, ONE))
+            self.reps[name] = Subset(size, rep.fin, lambda y, rep=rep: disj(
+                app("Eq", y, x), rep.member(y)))
             return True
         if not isinstance(rep, Sequence):
             return False
         size = self.fresh(f"{name}_pre_len")
         pre = self.fresh(f"{name}_pre")
         out.append(T.Binder(size, NAT))
-        out.append(T.Binder(pre, T.Pi((T.Binder("_", _app("Fin", T.Var(size))),), rep.elem)))
+        out.append(T.Binder(pre, T.Pi((T.Binder("_", app("Fin", T.Var(size))),), rep.elem)))
         first = Segment(T.Var(size), lambda i: T.App(T.Var(pre), (i,)))
         single = Segment(ONE, lambda _i: x, single=True)
         self.reps[name] = Sequence(rep.kind, rep.elem, (first, single) + rep.segments)
@@ -385,7 +295,7 @@ class Desugarer:
         return True
 
     def _member_of(self, premise: T.Term | None, name: str) -> Rep | None:
-        if not (_is_call(premise, "Membership.mem") and len(premise.args) == 2
+        if not (is_call(premise, "Membership.mem") and len(premise.args) == 2
                 and premise.args[1] == T.Var(name)):
             return None
         return self.collection(premise.args[0])
@@ -405,17 +315,17 @@ class Desugarer:
         if special is not None:
             return special
         if self.collection(term) is not None:
-            raise Untranslatable(f"{_show(term)} used as a value",
+            raise Untranslatable(f"{show(term)} used as a value",
                                  "collections are read through length/card, sum, prod, "
                                  "countP, count, map, filter, ∈, getD and indexing")
         if isinstance(term, T.Var) and term.name in self.reps:
-            raise Untranslatable(f"the collection {term.name} used as {_show(term)}")
+            raise Untranslatable(f"the collection {term.name} used as {show(term)}")
         if isinstance(term, T.Pi):
             found = self._sequence_forall(term)
             if found is not None:
                 return found
             names = tuple(b.name for b in term.binders)
-            return self._shadowed(names, lambda: _pi(self.binders(list(term.binders), False),
+            return self._shadowed(names, lambda: pi(self.binders(list(term.binders), False),
                                                      self.term(term.body)))
         if isinstance(term, T.Lam):
             names = tuple(b.name for b in term.binders)
@@ -441,19 +351,19 @@ class Desugarer:
     def _special(self, term: T.Term) -> T.Term | None:
         """The desugared form of a collection operation, a membership or an equation between
         options; ``None`` when ``term`` is none of these."""
-        if _is_call(term, "Membership.mem") and len(term.args) == 2:
+        if is_call(term, "Membership.mem") and len(term.args) == 2:
             return self._membership(term.args[0], term.args[1])
-        if _is_call(term, "HasSubset.Subset") and len(term.args) == 2:
+        if is_call(term, "HasSubset.Subset") and len(term.args) == 2:
             left = self.collection(term.args[0])
             if isinstance(left, Subset):
                 return self._forall(left, lambda x: self._member(term.args[1], x))
             return None
-        if _is_call(term, "Eq", "Ne") and len(term.args) == 2:
+        if is_call(term, "Eq", "Ne") and len(term.args) == 2:
             equal = self._equation(*term.args)
             if equal is not None:
-                return equal if term.fn.name == "Eq" else _not(equal)
+                return equal if term.fn.name == "Eq" else neg(equal)
             return None
-        if _is_call(term, "Exists") and len(term.args) == 1:
+        if is_call(term, "Exists") and len(term.args) == 1:
             return self._exists(term.args[0])
         if isinstance(term, T.App) and self.collection(term.fn) is not None:
             return self._index(term)
@@ -484,20 +394,20 @@ class Desugarer:
             return None
         if isinstance(term, (T.Typed, T.Coe)):
             inner = self.collection(term.expr)
-            head, _ = _type_head(term.type) if isinstance(term, T.Typed) else (None, ())
+            head, _ = type_head(term.type) if isinstance(term, T.Typed) else (None, ())
             if isinstance(inner, Sequence) and head in (None, "Multiset"):
                 return dataclasses.replace(inner, kind="Multiset") if head else inner
             return inner if head is None or head in KINDS else None
-        if _is_call(term, "List.cons") and len(term.args) == 2:
+        if is_call(term, "List.cons") and len(term.args) == 2:
             rest = self.collection(term.args[1])
             if isinstance(rest, Sequence):
                 head = self.term(term.args[0])
                 seg = Segment(ONE, lambda _i, head=head: head, single=True)
                 return Sequence(rest.kind, rest.elem, (seg,) + rest.segments)
             return None
-        if _is_call(term, "some", "Option.some") and len(term.args) == 1:
+        if is_call(term, "some", "Option.some") and len(term.args) == 1:
             return Optional(TRUE, self.term(term.args[0]))
-        if _is_call(term, "HAppend.hAppend", "HAdd.hAdd") and len(term.args) == 2:
+        if is_call(term, "HAppend.hAppend", "HAdd.hAdd") and len(term.args) == 2:
             left, right = (self.collection(a) for a in term.args)
             if isinstance(left, Sequence) and isinstance(right, Sequence):
                 if term.fn.name == "HAdd.hAdd" and "List" in (left.kind, right.kind):
@@ -505,17 +415,17 @@ class Desugarer:
                 return Sequence(left.kind, left.elem or right.elem,
                                 left.segments + right.segments)
             return None
-        if _is_call(term, "List.replicate") and len(term.args) == 2:
+        if is_call(term, "List.replicate") and len(term.args) == 2:
             count, value = (self.term(a) for a in term.args)
             return Sequence("List", None, (Segment(count, lambda _i, value=value: value),))
-        if _is_call(term, "List.range") and len(term.args) == 1:
+        if is_call(term, "List.range") and len(term.args) == 1:
             return Sequence("List", NAT, (Segment(self.term(term.args[0]),
                                                   lambda i: T.Typed(i, NAT)),))
-        if _is_call(term, "Multiset.ofList") and len(term.args) == 1:
+        if is_call(term, "Multiset.ofList") and len(term.args) == 1:
             inner = self.collection(term.args[0])
             return dataclasses.replace(inner, kind="Multiset") if isinstance(
                 inner, Sequence) else None
-        if _is_call(term, "Union.union", "Inter.inter") and len(term.args) == 2:
+        if is_call(term, "Union.union", "Inter.inter") and len(term.args) == 2:
             return self._combine(term)
         call = _call(term)
         if call is None:
@@ -528,15 +438,15 @@ class Desugarer:
         if isinstance(rep, Sequence):
             if op == "map":
                 return Sequence(rep.kind, None, tuple(dataclasses.replace(
-                    s, entry=lambda i, s=s: apply(fn, s.entry(i))) for s in rep.segments))
+                    s, entry=lambda i, s=s: beta(fn, s.entry(i))) for s in rep.segments))
             return Sequence(rep.kind, rep.elem, tuple(dataclasses.replace(
-                s, single=False, mask=lambda i, s=s: _and(
-                    s.mask(i) if s.mask else TRUE, apply(fn, s.entry(i))))
+                s, single=False, mask=lambda i, s=s: conj(
+                    s.mask(i) if s.mask else TRUE, beta(fn, s.entry(i))))
                 for s in rep.segments))
         if isinstance(rep, Optional) and op == "map":
-            return Optional(rep.present, apply(fn, rep.value))
+            return Optional(rep.present, beta(fn, rep.value))
         if isinstance(rep, Subset) and op == "filter":
-            return Subset(rep.size, rep.fin, lambda x: _and(rep.mask(x), apply(fn, x)))
+            return Subset(rep.size, rep.fin, lambda x: conj(rep.mask(x), beta(fn, x)))
         return None
 
     def _combine(self, term: T.App) -> Subset | None:
@@ -549,8 +459,8 @@ class Desugarer:
         if left.fin:
             size = left.size
         else:
-            size = _app("max" if union else "min", left.size, right.size)
-        join = _or if union else _and
+            size = app("max" if union else "min", left.size, right.size)
+        join = disj if union else conj
         return Subset(size, left.fin, lambda x: join(left.member(x), right.member(x)))
 
     # ---- operations ------------------------------------------------------------------------
@@ -560,8 +470,8 @@ class Desugarer:
         if seg.single:
             return body(ZERO)
         index = self.fresh("i")
-        lam = T.Lam((T.Binder(index, _app("Fin", seg.length)),), body(T.Var(index)))
-        return _app(name, T.Const("Finset.univ"), lam)
+        lam = T.Lam((T.Binder(index, app("Fin", seg.length)),), body(T.Var(index)))
+        return app(name, T.Const("Finset.univ"), lam)
 
     def _count(self, seq: Sequence, pred: Callable[[T.Term], T.Term] | None = None) -> T.Term:
         """How many entries satisfy ``pred`` (all of them: ``None``), as a natural number."""
@@ -569,14 +479,14 @@ class Desugarer:
         terms = []
         for seg in seq.segments:
             def body(i, seg=seg):
-                cond = _and(seg.mask(i) if seg.mask else TRUE,
+                cond = conj(seg.mask(i) if seg.mask else TRUE,
                             pred(seg.entry(i)) if pred else TRUE)
-                return _ite(cond, nat_one, T.Typed(ZERO, NAT))
+                return ite(cond, nat_one, T.Typed(ZERO, NAT))
             if seg.mask is None and pred is None:
                 terms.append(seg.length)
             else:
                 terms.append(self._fin_fold(seg, body, "Finset.sum"))
-        return _fold("HAdd.hAdd", terms, T.Typed(ZERO, NAT))
+        return fold("HAdd.hAdd", terms, T.Typed(ZERO, NAT))
 
     def _big(self, seq: Sequence, op: str) -> T.Term:
         name, neutral, infix = (("Finset.sum", ZERO, "HAdd.hAdd") if op == "sum"
@@ -585,10 +495,10 @@ class Desugarer:
         for seg in seq.segments:
             def body(i, seg=seg):
                 value = seg.entry(i)
-                return _ite(seg.mask(i), value, neutral) if seg.mask else value
+                return ite(seg.mask(i), value, neutral) if seg.mask else value
             terms.append(self._fin_fold(seg, body, name))
         empty = neutral if seq.elem is None else T.Typed(neutral, seq.elem)
-        return _fold(infix, terms, empty)
+        return fold(infix, terms, empty)
 
     def _sequence_op(self, seq: Sequence, op: str, args: tuple, term: T.Term) -> T.Term:
         args = tuple(self.term(a) for a in args)
@@ -598,16 +508,16 @@ class Desugarer:
         if op in ("sum", "prod") and not args:
             return self._big(seq, op)
         if op == "countP" and len(args) == 1:
-            return self._count(seq, lambda e: apply(args[0], e))
+            return self._count(seq, lambda e: beta(args[0], e))
         if op == "count" and len(args) == 1:
-            return self._count(seq, lambda e: _app("Eq", e, args[0]))
+            return self._count(seq, lambda e: app("Eq", e, args[0]))
         if seq.kind == "List" and op == "getD" and len(args) == 2:
             return self._get(seq, args[0], args[1], where)
         if seq.kind == "List" and op == "headD" and len(args) == 1:
             return self._get(seq, ZERO, args[0], where)
         if seq.kind == "List" and op == "get" and len(args) == 1:
             return self._get_fin(seq, args[0], where)
-        raise Untranslatable(where if op.isidentifier() else _show(term),
+        raise Untranslatable(where if op.isidentifier() else show(term),
                              f"not among the {seq.kind} operations desugared (length/card, "
                              "sum, prod, countP, count, map, filter, ∈, getD, get, indexing)")
 
@@ -622,19 +532,19 @@ class Desugarer:
         start: T.Term = ZERO
         for seg in seq.segments:
             pieces.append((seg, start))
-            start = seg.length if start == ZERO else _app("HAdd.hAdd", start, seg.length)
+            start = seg.length if start == ZERO else app("HAdd.hAdd", start, seg.length)
         out = default
         for seg, begin in reversed(pieces):
-            local = index if begin == ZERO else _app("HSub.hSub", index, begin)
-            cond = _app("LT.lt", local, seg.length)
+            local = index if begin == ZERO else app("HSub.hSub", index, begin)
+            cond = app("LT.lt", local, seg.length)
             if seg.single:
-                found = _ite(cond, seg.entry(ZERO), out)
+                found = ite(cond, seg.entry(ZERO), out)
             else:
                 proof = self.fresh("h")
-                found = _app("dite", cond,
+                found = app("dite", cond,
                              T.Lam((T.Binder(proof, cond),), seg.entry(T.Anon((local, T.Var(proof))))),
-                             T.Lam((T.Binder(proof, _app("Not", cond)),), out))
-            out = found if begin == ZERO else _ite(_app("LE.le", begin, index), found, out)
+                             T.Lam((T.Binder(proof, app("Not", cond)),), out))
+            out = found if begin == ZERO else ite(app("LE.le", begin, index), found, out)
         return out
 
     def _get_fin(self, seq: Sequence, index: T.Term, where: str) -> T.Term:
@@ -651,20 +561,20 @@ class Desugarer:
         arg = self.collection(term.args[0]) if len(term.args) == 1 else None
         if not (isinstance(seq, Sequence) and seq.kind == "List" and isinstance(arg, Sequence)
                 and len(arg.segments) == 1 and arg.segments[0].single):
-            raise Untranslatable(f"{_show(term)}", "a collection applied like a function")
+            raise Untranslatable(f"{show(term)}", "a collection applied like a function")
         return self._get_fin(seq, arg.segments[0].entry(ZERO), "List indexing")
 
     def _option_op(self, opt: Optional, op: str, args: tuple, term: T.Term) -> T.Term:
         args = tuple(self.term(a) for a in args)
         if op == "getD" and len(args) == 1:
-            return _ite(opt.present, opt.value, args[0])
+            return ite(opt.present, opt.value, args[0])
         if op == "get!" and not args:
-            return _ite(opt.present, opt.value, ZERO)
+            return ite(opt.present, opt.value, ZERO)
         if op == "isSome" and not args:
             return opt.present
         if op == "isNone" and not args:
-            return _not(opt.present)
-        raise Untranslatable(f"Option.{op}" if op.isidentifier() else _show(term),
+            return neg(opt.present)
+        raise Untranslatable(f"Option.{op}" if op.isidentifier() else show(term),
                              "not among the Option operations desugared (getD, get!, isSome, "
                              "isNone, map, = none, = some a)")
 
@@ -675,18 +585,18 @@ class Desugarer:
                                      T.Typed(ZERO, NAT))
         if op in ("sum", "prod") and len(args) == 1:
             name, neutral = ("Finset.sum", ZERO) if op == "sum" else ("Finset.prod", ONE)
-            return self._subset_fold(subset, lambda x: apply(args[0], x), name, neutral)
+            return self._subset_fold(subset, lambda x: beta(args[0], x), name, neutral)
         if op == "Nonempty" and not args:
             return self._exists_in(subset, lambda _x: TRUE)
-        raise Untranslatable(f"Finset.{op}" if op.isidentifier() else _show(term),
+        raise Untranslatable(f"Finset.{op}" if op.isidentifier() else show(term),
                              "not among the Finset operations desugared (card, sum, prod, "
                              "filter, ∈, ⊆, ∪, ∩, Nonempty)")
 
     def _subset_fold(self, subset: Subset, body, name: str, neutral: T.Term) -> T.Term:
         x = self.fresh("x")
-        value = _ite(subset.mask(T.Var(x)), body(T.Var(x)), neutral)
-        domain = T.Const("Finset.univ") if subset.fin else _app("Finset.range", subset.size)
-        return _app(name, domain, T.Lam((T.Binder(x, subset.elem),), value))
+        value = ite(subset.mask(T.Var(x)), body(T.Var(x)), neutral)
+        domain = T.Const("Finset.univ") if subset.fin else app("Finset.range", subset.size)
+        return app(name, domain, T.Lam((T.Binder(x, subset.elem),), value))
 
     # ---- propositions ----------------------------------------------------------------------
 
@@ -694,22 +604,22 @@ class Desugarer:
         """``element ∈ container``, desugared when the container is a collection."""
         found = self._membership(container, element)
         if found is None:
-            return _app("Membership.mem", self.term(container), self.term(element))
+            return app("Membership.mem", self.term(container), self.term(element))
         return found
 
     def _membership(self, container: T.Term, element: T.Term) -> T.Term | None:
-        if _is_call(container, "setOf") and len(container.args) == 1:
-            return self.term(apply(container.args[0], element))
-        if _is_call(container, *INTERVALS):
+        if is_call(container, "setOf") and len(container.args) == 1:
+            return self.term(beta(container.args[0], element))
+        if is_call(container, *INTERVALS):
             lower, upper = INTERVALS[container.fn.name]
             bounds = [self.term(a) for a in container.args]
             x = self.term(element)
             parts = []
             if lower is not None:
-                parts.append(_app(lower, bounds.pop(0), x))
+                parts.append(app(lower, bounds.pop(0), x))
             if upper is not None:
-                parts.append(_app(upper, x, bounds.pop(0)))
-            return _and(*parts)
+                parts.append(app(upper, x, bounds.pop(0)))
+            return conj(*parts)
         if container == T.Const("Set.univ"):
             return TRUE
         rep = self.collection(container)
@@ -719,8 +629,8 @@ class Desugarer:
         if isinstance(rep, Subset):
             return rep.member(x)
         if isinstance(rep, Optional):
-            return _and(rep.present, _app("Eq", rep.value, x))
-        return self._sequence_any(rep, lambda e: _app("Eq", e, x))
+            return conj(rep.present, app("Eq", rep.value, x))
+        return self._sequence_any(rep, lambda e: app("Eq", e, x))
 
     def _sequence_any(self, seq: Sequence, pred: Callable[[T.Term], T.Term]) -> T.Term:
         parts = []
@@ -730,35 +640,35 @@ class Desugarer:
                 continue
             index = self.fresh("i")
             i = T.Var(index)
-            body = _and(seg.mask(i) if seg.mask else TRUE, pred(seg.entry(i)))
-            parts.append(_app("Exists", T.Lam((T.Binder(index, _app("Fin", seg.length)),),
+            body = conj(seg.mask(i) if seg.mask else TRUE, pred(seg.entry(i)))
+            parts.append(app("Exists", T.Lam((T.Binder(index, app("Fin", seg.length)),),
                                               body)))
-        return _or(*parts)
+        return disj(*parts)
 
-    def _sequence_forall(self, pi: T.Pi) -> T.Term | None:
+    def _sequence_forall(self, quant: T.Pi) -> T.Term | None:
         """``∀ x ∈ l, p``: ``p`` at every entry of every segment of ``l``."""
-        binders = pi.binders
+        binders = quant.binders
         for k in range(len(binders) - 1):
             seq = self._member_of(binders[k + 1].type, binders[k].name)
             if binders[k].name == "_" or not isinstance(seq, Sequence):
                 continue
             if k > 0:
-                return self.term(T.Pi(binders[:k], T.Pi(binders[k:], pi.body)))
+                return self.term(T.Pi(binders[:k], T.Pi(binders[k:], quant.body)))
             name = binders[0].name
-            rest = _pi(list(binders[2:]), pi.body)
+            rest = pi(list(binders[2:]), quant.body)
             body = T.Lam((T.Binder(name, None),), self._shadowed((name,), lambda: self.term(rest)))
             parts = []
             for seg in seq.segments:
                 if seg.single:
-                    parts.append(apply(body, seg.entry(ZERO)))
+                    parts.append(beta(body, seg.entry(ZERO)))
                     continue
                 index = self.fresh("i")
                 i = T.Var(index)
-                inner = [T.Binder(index, _app("Fin", seg.length))]
+                inner = [T.Binder(index, app("Fin", seg.length))]
                 if seg.mask is not None:
-                    inner.append(T.Binder("_", _premise(seg.mask(i))))
-                parts.append(T.Pi(tuple(inner), apply(body, seg.entry(i))))
-            return _and(*parts)
+                    inner.append(T.Binder("_", premise(seg.mask(i))))
+                parts.append(T.Pi(tuple(inner), beta(body, seg.entry(i))))
+            return conj(*parts)
         return None
 
     def _forall(self, rep: Rep, pred: Callable[[T.Term], T.Term]) -> T.Term:
@@ -767,20 +677,20 @@ class Desugarer:
             binders = [T.Binder(x, rep.elem)]
             if not rep.fin:
                 binders.append(T.Binder("_", rep.bound(T.Var(x))))
-            binders.append(T.Binder("_", _premise(rep.mask(T.Var(x)))))
+            binders.append(T.Binder("_", premise(rep.mask(T.Var(x)))))
             return T.Pi(tuple(binders), pred(T.Var(x)))
         raise Untranslatable("⊆ between lists or options")
 
     def _exists_in(self, subset: Subset, pred: Callable[[T.Term], T.Term]) -> T.Term:
         x = self.fresh("x")
         v = T.Var(x)
-        body = _and(subset.bound(v), _and(subset.mask(v), pred(v)))
-        return _app("Exists", T.Lam((T.Binder(x, subset.elem),), body))
+        body = conj(subset.bound(v), conj(subset.mask(v), pred(v)))
+        return app("Exists", T.Lam((T.Binder(x, subset.elem),), body))
 
     def _exists(self, lam: T.Term) -> T.Term | None:
         """``∃ x ∈ c, p`` (``∃ x, x ∈ c ∧ p``) over a drawn collection."""
         if not (isinstance(lam, T.Lam) and len(lam.binders) == 1
-                and _is_call(lam.body, "And") and len(lam.body.args) == 2):
+                and is_call(lam.body, "And") and len(lam.body.args) == 2):
             return None
         name = lam.binders[0].name
         rep = self._member_of(lam.body.args[0], name)
@@ -790,40 +700,35 @@ class Desugarer:
         if isinstance(rep, Subset):
             x = T.Var(name)
             inner = self._shadowed((name,), lambda: self.term(rest))
-            return _app("Exists", T.Lam((T.Binder(name, rep.elem),),
-                                        _and(rep.bound(x), _and(rep.mask(x), inner))))
+            return app("Exists", T.Lam((T.Binder(name, rep.elem),),
+                                        conj(rep.bound(x), conj(rep.mask(x), inner))))
         rewritten = T.Lam((T.Binder(name, None),),
                           self._shadowed((name,), lambda: self.term(rest)))
-        return self._sequence_any(rep, lambda e: apply(rewritten, e))
+        return self._sequence_any(rep, lambda e: beta(rewritten, e))
 
     def _equation(self, left: T.Term, right: T.Term) -> T.Term | None:
         """``a = b`` between options, or a list against ``[]``."""
         a, b = self.collection(left), self.collection(right)
         if isinstance(a, Optional) and isinstance(b, Optional):
-            both = _and(a.present, b.present, _app("Eq", a.value, b.value))
-            return _or(both, _and(_not(a.present), _not(b.present)))
+            both = conj(a.present, b.present, app("Eq", a.value, b.value))
+            return disj(both, conj(neg(a.present), neg(b.present)))
         for seq, other in ((a, b), (b, a)):
             if isinstance(seq, Sequence) and isinstance(other, Sequence) and not other.segments:
-                return _app("Eq", self._count(seq), T.Typed(ZERO, NAT))
+                return app("Eq", self._count(seq), T.Typed(ZERO, NAT))
         if a is not None or b is not None:
-            raise Untranslatable(f"an equation between collections {_show(left)} = "
-                                 f"{_show(right)}")
+            raise Untranslatable(f"an equation between collections {show(left)} = "
+                                 f"{show(right)}")
         for side, other in ((left, right), (right, left)):
             call = _call(side)
             if call and call[0] in ("isSome", "isNone") and other in (
                     T.Const("true"), T.Const("Bool.true"), T.Const("false"),
                     T.Const("Bool.false")):
                 value = self.term(side)
-                return value if other.name.endswith("true") else _not(value)
+                return value if other.name.endswith("true") else neg(value)
         return None
 
 
 # ---- helpers -----------------------------------------------------------------------------------
-
-
-def _is_call(term: T.Term | None, *names: str) -> bool:
-    return (isinstance(term, T.App) and isinstance(term.fn, T.Const)
-            and term.fn.name in names)
 
 
 def _call(term: T.Term) -> tuple[str, T.Term, tuple[T.Term, ...]] | None:
@@ -843,122 +748,10 @@ def _call(term: T.Term) -> tuple[str, T.Term, tuple[T.Term, ...]] | None:
     return None
 
 
-def _type_head(ty: T.Term | None) -> tuple[str | None, tuple[T.Term, ...]]:
-    if isinstance(ty, T.App) and isinstance(ty.fn, T.Const):
-        return ty.fn.name, ty.args
-    if isinstance(ty, T.Const):
-        return ty.name, ()
-    return None, ()
-
-
 def _require_scalar(elem: T.Term, where: str) -> None:
-    head, args = _type_head(elem)
+    head, args = type_head(elem)
     if head in KINDS:
         raise Untranslatable(f"{where} of {head}s", "nested collections are not drawn")
-
-
-def _conjuncts(term: T.Term) -> Iterator[T.Term]:
-    if _is_call(term, "And") and len(term.args) == 2:
-        yield from _conjuncts(term.args[0])
-        yield from _conjuncts(term.args[1])
-    else:
-        yield term
-
-
-def _pi(binders: list[T.Binder], body: T.Term) -> T.Term:
-    return T.Pi(tuple(binders), body) if binders else body
-
-
-def _show(term: T.Term) -> str:
-    """A short Lean-like rendering of ``term`` for messages."""
-    if isinstance(term, (T.Var, T.Const)):
-        return term.name
-    if isinstance(term, T.Lit):
-        return str(term.value)
-    if isinstance(term, T.Proj):
-        return f"{_show(term.expr)}.{term.field}"
-    if isinstance(term, T.App):
-        parts = " ".join(_show(a) if isinstance(a, (T.Var, T.Const, T.Lit)) else f"({_show(a)})"
-                         for a in term.args)
-        return f"{_show(term.fn)} {parts}".strip()
-    if isinstance(term, T.Typed):
-        return f"({_show(term.expr)} : {_show(term.type)})"
-    return type(term).__name__
-
-
-# ---- untyped prefix binders --------------------------------------------------------------------
-
-
-def _leaves(term: T.Term) -> Iterator[T.Term]:
-    if _is_call(term, *_ARITH):
-        for arg in term.args:
-            yield from _leaves(arg)
-    else:
-        yield term
-
-
-def _evidence(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.Term]:
-    """The types the uses of ``name`` in ``terms`` force on it."""
-    var = T.Var(name)
-    found: set[T.Term] = set()
-    for term in terms:
-        for node in T.walk(term):
-            if isinstance(node, T.Typed) and node.expr == var:
-                found.add(node.type)
-            if not isinstance(node, T.App):
-                continue
-            if isinstance(node.fn, T.Var) and isinstance(types.get(node.fn.name), T.Pi):
-                domains = _domains(types[node.fn.name])
-                for arg, dom in zip(node.args, domains):
-                    if arg == var and T.free_vars(dom) <= set(types):
-                        found.add(dom)
-            if _is_call(node, *NAT_ARGUMENTS) and var in node.args:
-                found.add(NAT)
-            if _is_call(node, *_ARITH) and var in node.args:
-                leaves = list(_leaves(node))
-                for leaf in leaves:
-                    ty = _leaf_type(leaf, types)
-                    if leaf != var and isinstance(ty, T.Const) and ty.name in SCALARS:
-                        found.add(ty)
-            if _is_call(node, "Membership.mem") and len(node.args) == 2 and node.args[1] == var:
-                if _is_call(node.args[0], "Finset.range"):
-                    found.add(NAT)
-    return found
-
-
-def _leaf_type(leaf: T.Term, types: dict[str, T.Term]) -> T.Term | None:
-    """The type of a variable, or of a function binder fully applied (its codomain)."""
-    if isinstance(leaf, T.Var):
-        return types.get(leaf.name)
-    if isinstance(leaf, T.App) and isinstance(leaf.fn, T.Var):
-        ty = types.get(leaf.fn.name)
-        if isinstance(ty, T.Pi) and len(_domains(ty)) == len(leaf.args):
-            while isinstance(ty, T.Pi):
-                ty = ty.body
-            return ty
-    return None
-
-
-def _domains(ty: T.Term) -> list[T.Term]:
-    out: list[T.Term] = []
-    while isinstance(ty, T.Pi):
-        out.extend(b.type for b in ty.binders)
-        ty = ty.body
-    return out
-
-
-def infer_types(binders: list[T.Binder], body: T.Term) -> list[T.Binder]:
-    """Prefix binders with the types their uses force filled in (one consistent answer)."""
-    out = list(binders)
-    for index, binder in enumerate(out):
-        if binder.type is not None or binder.name == "_":
-            continue
-        types = {b.name: b.type for b in out if b.type is not None}
-        later = [b.type for b in out[index + 1:] if b.type is not None] + [body]
-        found = _evidence(binder.name, later, types)
-        if len(found) == 1:
-            out[index] = T.Binder(binder.name, found.pop(), binder.info)
-    return out
 
 
 # ---- entry point -------------------------------------------------------------------------------
@@ -968,7 +761,7 @@ def _needed(binders: list[T.Binder], body: T.Term) -> bool:
     for binder in binders:
         if binder.type is None and binder.name != "_":
             return True
-        if _type_head(binder.type)[0] in KINDS:
+        if type_head(binder.type)[0] in KINDS:
             return True
     terms = [b.type for b in binders if b.type is not None] + [body]
     return any(T.constants(t) & TRIGGERS for t in terms)
@@ -988,7 +781,7 @@ def desugar(decl: Declaration) -> Declaration:
         body = body.body
     if not _needed(binders, body):
         return decl
-    taken = {b.name for b in binders} | _binder_names(body)
+    taken = {b.name for b in binders} | binder_names(body)
     for term in [b.type for b in binders if b.type is not None] + [body]:
         taken |= T.free_vars(term)
     rewriter = Desugarer(taken)
@@ -996,4 +789,4 @@ def desugar(decl: Declaration) -> Declaration:
     return dataclasses.replace(decl, binders=tuple(new_binders), type=new_body)
 
 
-__all__ = ["Desugarer", "Optional", "Sequence", "Subset", "apply", "desugar", "infer_types"]
+__all__ = ["Desugarer", "Optional", "Sequence", "Subset", "desugar"]
