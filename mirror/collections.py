@@ -65,7 +65,7 @@ INTERVALS = {
 #: Constants whose presence makes a statement worth desugaring.
 TRIGGERS = frozenset({"setOf", "Set.univ", "List.nil", "List.cons", "List.replicate",
                       "List.range", "some", "none", "Option.some", "Option.none",
-                      "HAppend.hAppend", *INTERVALS, *QUALIFIED})
+                      "HAppend.hAppend", *KINDS, *INTERVALS, *QUALIFIED})
 Entry = Callable[[T.Term], T.Term]
 
 
@@ -314,8 +314,11 @@ class Desugarer:
         special = self._special(term)
         if special is not None:
             return special
-        if self.collection(term) is not None:
-            raise Untranslatable(f"{show(term)} used as a value",
+        rep = self.collection(term)
+        if rep is not None:
+            kind = rep.kind if isinstance(rep, Sequence) else (
+                "Option" if isinstance(rep, Optional) else "Finset")
+            raise Untranslatable(f"the {kind} {show(term)} used as a value",
                                  "collections are read through length/card, sum, prod, "
                                  "countP, count, map, filter, ∈, getD and indexing")
         if isinstance(term, T.Var) and term.name in self.reps:

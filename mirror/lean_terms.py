@@ -123,9 +123,14 @@ def pi(binders: list[T.Binder], body: T.Term) -> T.Term:
     return T.Pi(tuple(binders), body) if binders else body
 
 
+_NOTATION = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ", "Complex": "ℂ"}
+
+
 def show(term: T.Term) -> str:
     """A short Lean-like rendering of ``term`` for messages."""
-    if isinstance(term, (T.Var, T.Const)):
+    if isinstance(term, T.Const):
+        return _NOTATION.get(term.name, term.name)
+    if isinstance(term, T.Var):
         return term.name
     if isinstance(term, T.Lit):
         return str(term.value)
