@@ -19,8 +19,16 @@ from mirror.lean_terms import NAT, is_call
 NAT_ARGUMENTS = frozenset({"Finset.range", "Fin", "Nat.factorial", "Nat.choose", "Nat.succ",
                            "List.range", "Nat.Prime", "Nat.fib"})
 SCALARS = frozenset({"Nat", "Int", "Rat", "Real", "Complex"})
-_ARITH = frozenset({"HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "Eq", "Ne", "LT.lt",
-                    "LE.le", "GT.gt", "GE.ge", "max", "min"})
+#: Homogeneous operations and relations (Lean's ``binop%``/``binrel%``: one type for all leaves).
+_ARITH = frozenset({"HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "HMod.hMod", "Eq", "Ne",
+                    "LT.lt", "LE.le", "GT.gt", "GE.ge", "max", "min", "Dvd.dvd"})
+REAL = T.Const("Real")
+#: Leaves whose type is known: constants, and functions by their value type.
+_CONSTANT_TYPES = {"Real.pi": REAL}
+_VALUE_TYPES = {**{f: REAL for f in ("Real.sqrt", "Real.exp", "Real.log", "Real.sin", "Real.cos",
+                                     "Real.tan", "Real.arctan", "Real.sinh", "Real.cosh")},
+                **{f: NAT for f in ("Nat.factorial", "Nat.choose", "Nat.fib", "Nat.log",
+                                    "Nat.sqrt", "Nat.succ")}}
 
 
 def _leaves(term: T.Term) -> Iterator[T.Term]:
@@ -48,8 +56,8 @@ def _evidence(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T
                         found.add(dom)
             if is_call(node, *NAT_ARGUMENTS) and var in node.args:
                 found.add(NAT)
-            if is_call(node, *_ARITH) and var in node.args:
-                leaves = list(_leaves(node))
+            leaves = list(_leaves(node)) if is_call(node, *_ARITH) else []
+            if var in leaves:  # an arithmetic tree or relation: one type for its leaves
                 for leaf in leaves:
                     ty = _leaf_type(leaf, types)
                     if leaf != var and isinstance(ty, T.Const) and ty.name in SCALARS:
@@ -64,6 +72,12 @@ def _leaf_type(leaf: T.Term, types: dict[str, T.Term]) -> T.Term | None:
     """The type of a variable, or of a function binder fully applied (its codomain)."""
     if isinstance(leaf, T.Var):
         return types.get(leaf.name)
+    if isinstance(leaf, T.Typed):
+        return leaf.type
+    if isinstance(leaf, T.Const):
+        return _CONSTANT_TYPES.get(leaf.name)
+    if isinstance(leaf, T.App) and isinstance(leaf.fn, T.Const):
+        return _VALUE_TYPES.get(leaf.fn.name)
     if isinstance(leaf, T.App) and isinstance(leaf.fn, T.Var):
         ty = types.get(leaf.fn.name)
         if isinstance(ty, T.Pi) and len(_domains(ty)) == len(leaf.args):

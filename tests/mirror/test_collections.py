@@ -164,3 +164,23 @@ def test_conflicting_evidence_leaves_a_binder_untyped():
     n = T.Binder("n", None)
     body = T.app("Eq", T.App(T.Var("f"), (T.Var("n"),)), T.Typed(T.Var("n"), T.Const("Real")))
     assert infer_types([f, n], body)[1].type is None
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # `m ! ≤ n !`: arguments of a function of naturals
+        (T.app("LE.le", T.app("Nat.factorial", T.Var("x")), T.Lit(1)), "Nat"),
+        # `x < π` and `x * y ≤ 1` with `y : ℝ`: one type for a relation's leaves
+        (T.app("LT.lt", T.Var("x"), T.Const("Real.pi")), "Real"),
+        (T.app("LE.le", T.app("HMul.hMul", T.Var("x"), T.Var("y")), T.Lit(1)), "Real"),
+        # `(x : ℝ)`: an ascription
+        (T.app("LE.le", T.Lit(0), T.Typed(T.Var("x"), T.Const("Real"))), "Real"),
+        # `x ^ 2 = 4` says nothing about x's type here (a literal is not evidence)
+        (T.app("Eq", T.app("HPow.hPow", T.Var("x"), T.Lit(2)), T.Lit(4)), None),
+    ],
+)
+def test_evidence_for_an_untyped_binder(body, expected):
+    binders = infer_types([T.Binder("y", T.Const("Real")), T.Binder("x", None)], body)
+    found = binders[1].type
+    assert (found.name if found is not None else None) == expected
