@@ -370,13 +370,10 @@ class Desugarer:
             return self._exists(term.args[0])
         if isinstance(term, T.App) and self.collection(term.fn) is not None:
             return self._index(term)
-        call = _call(term)
-        if call is None:
+        found = self._receiver(term)
+        if found is None:
             return None
-        op, receiver, args = call
-        rep = self.collection(receiver)
-        if rep is None:
-            return None
+        op, rep, args = found
         if isinstance(rep, Sequence):
             return self._sequence_op(rep, op, args, term)
         if isinstance(rep, Optional):
@@ -384,6 +381,12 @@ class Desugarer:
         return self._subset_op(rep, op, args, term)
 
     # ---- collections as representations ------------------------------------------------------
+
+    def _receiver(self, term: T.Term) -> tuple[str, Rep, tuple[T.Term, ...]] | None:
+        """``(operation, collection, other arguments)`` when ``term`` operates on one."""
+        call = _call(term)
+        rep = self.collection(call[1]) if call is not None else None
+        return None if rep is None else (call[0], rep, call[2])
 
     def collection(self, term: T.Term) -> Rep | None:
         """The representation of a collection-valued ``term``, or ``None``."""
@@ -398,8 +401,9 @@ class Desugarer:
         if isinstance(term, (T.Typed, T.Coe)):
             inner = self.collection(term.expr)
             head, _ = type_head(term.type) if isinstance(term, T.Typed) else (None, ())
-            if isinstance(inner, Sequence) and head in (None, "Multiset"):
-                return dataclasses.replace(inner, kind="Multiset") if head else inner
+            if isinstance(inner, Sequence) and head in ("List", "Multiset"):
+                elem = self.term(term.type.args[0]) if term.type.args else inner.elem
+                return dataclasses.replace(inner, kind=head, elem=inner.elem or elem)
             return inner if head is None or head in KINDS else None
         if is_call(term, "List.cons") and len(term.args) == 2:
             rest = self.collection(term.args[1])
@@ -430,13 +434,10 @@ class Desugarer:
                 inner, Sequence) else None
         if is_call(term, "Union.union", "Inter.inter") and len(term.args) == 2:
             return self._combine(term)
-        call = _call(term)
-        if call is None:
+        found = self._receiver(term)
+        if found is None or len(found[2]) != 1 or found[0] not in ("map", "filter"):
             return None
-        op, receiver, args = call
-        rep = self.collection(receiver)
-        if rep is None or len(args) != 1 or op not in ("map", "filter"):
-            return None
+        op, rep, args = found
         fn = self.term(args[0])
         if isinstance(rep, Sequence):
             if op == "map":

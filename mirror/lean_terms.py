@@ -22,28 +22,26 @@ def app(name: str, *args: T.Term) -> T.App:
     return T.App(T.Const(name), tuple(args))
 
 
-def conj(*parts: T.Term) -> T.Term:
-    parts = tuple(p for p in parts if p != TRUE)
-    if FALSE in parts:
-        return FALSE
+def _connect(name: str, unit: T.Term, absorbing: T.Term, parts: tuple[T.Term, ...]) -> T.Term:
+    parts = tuple(p for p in parts if p != unit)
+    if absorbing in parts:
+        return absorbing
     if not parts:
-        return TRUE
+        return unit
     out = parts[-1]
     for part in reversed(parts[:-1]):
-        out = app("And", part, out)
+        out = app(name, part, out)
     return out
+
+
+def conj(*parts: T.Term) -> T.Term:
+    """``p ∧ q ∧ …`` (``True`` parts dropped, ``False`` absorbing)."""
+    return _connect("And", TRUE, FALSE, parts)
 
 
 def disj(*parts: T.Term) -> T.Term:
-    parts = tuple(p for p in parts if p != FALSE)
-    if TRUE in parts:
-        return TRUE
-    if not parts:
-        return FALSE
-    out = parts[-1]
-    for part in reversed(parts[:-1]):
-        out = app("Or", part, out)
-    return out
+    """``p ∨ q ∨ …`` (``False`` parts dropped, ``True`` absorbing)."""
+    return _connect("Or", FALSE, TRUE, parts)
 
 
 def neg(part: T.Term) -> T.Term:
