@@ -65,7 +65,7 @@ INTERVALS = {
 #: Constants whose presence makes a statement worth desugaring.
 TRIGGERS = frozenset({"setOf", "Set.univ", "List.nil", "List.cons", "List.replicate",
                       "List.range", "some", "none", "Option.some", "Option.none",
-                      "HAppend.hAppend", *KINDS, *INTERVALS, *QUALIFIED})
+                      "HAppend.hAppend", "Insert.insert", "Finset.insert", *KINDS, *INTERVALS, *QUALIFIED})
 Entry = Callable[[T.Term], T.Term]
 
 
@@ -120,6 +120,11 @@ class Subset:
     def member(self, x: T.Term) -> T.Term:
         return conj(self.bound(x), self.mask(x))
 
+    def insert(self, x: T.Term) -> "Subset":
+        """``insert x self``: the domain grows to hold ``x``; ``x`` is kept by the mask."""
+        size = self.size if self.fin else app("max", self.size, app("HAdd.hAdd", x, ONE))
+        return Subset(size, self.fin, lambda y: disj(app("Eq", y, x), self.member(y)))
+
 
 Rep = Sequence | Optional | Subset
 
@@ -133,6 +138,8 @@ class Desugarer:
     def __init__(self, taken: set[str]) -> None:
         self.taken = set(taken)
         self.reps: dict[str, Rep] = {}
+        #: Element types of the variables whose membership in a collection was desugared.
+        self.members: dict[str, T.Term] = {}
         self.kinds: dict[str, str] = {}
 
     def fresh(self, base: str) -> str:
@@ -257,6 +264,14 @@ class Desugarer:
         ``l_pre ++ [x] ++ l`` (every list holding ``x`` is one), once per list."""
         if is_call(binder.type, "Membership.mem") and len(binder.type.args) == 2:
             return self._insert(binder.type.args[0], binder.type.args[1], drawn, out)
+        call = _call(binder.type) if binder.type is not None else None
+        if call and call[0] == "isSome" and not call[2] and isinstance(call[1], T.Var):
+            rep = self.reps.get(call[1].name)
+            if call[1].name in drawn and isinstance(rep, Optional):
+                self.reps[call[1].name] = Optional(TRUE, rep.value)
+                out[:] = [b for b in out if b.name != rep.present.name]
+                del drawn[call[1].name]
+                return True
         if not (is_call(binder.type, "Eq") and len(binder.type.args) == 2):
             return False
         for side, other in (binder.type.args, binder.type.args[::-1]):
@@ -278,9 +293,7 @@ class Desugarer:
         name = container.name
         rep, x = self.reps[name], self.term(element)
         if isinstance(rep, Subset):
-            size = rep.size if rep.fin else app("max", rep.size, app("HAdd.hAdd", x, ONE))
-            self.reps[name] = Subset(size, rep.fin, lambda y, rep=rep: disj(
-                app("Eq", y, x), rep.member(y)))
+            self.reps[name] = rep.insert(x)
             return True
         if not isinstance(rep, Sequence):
             return False
@@ -324,12 +337,13 @@ class Desugarer:
         if isinstance(term, T.Var) and term.name in self.reps:
             raise Untranslatable(f"the collection {term.name} used as {show(term)}")
         if isinstance(term, T.Pi):
+            while isinstance(term.body, T.Pi):  # ∀ x, x ∈ l → p: one binder list
+                term = T.Pi(term.binders + term.body.binders, term.body.body)
             found = self._sequence_forall(term)
             if found is not None:
                 return found
             names = tuple(b.name for b in term.binders)
-            return self._shadowed(names, lambda: pi(self.binders(list(term.binders), False),
-                                                     self.term(term.body)))
+            return self._shadowed(names, lambda: self._typed_pi(term))
         if isinstance(term, T.Lam):
             names = tuple(b.name for b in term.binders)
             binders = tuple(T.Binder(b.name, None if b.type is None else self.term(b.type),
@@ -351,15 +365,29 @@ class Desugarer:
             return T.Anon(tuple(self.term(a) for a in term.args))
         return term
 
+    def _typed_pi(self, term: T.Pi) -> T.Term:
+        """A ∀ rewritten; a binder left untyped whose membership in a collection was
+        desugared gets the collection's element type (the translator would guess ℕ)."""
+        binders = self.binders(list(term.binders), False)
+        body = self.term(term.body)
+        binders = [T.Binder(b.name, self.members.pop(b.name, None), b.info)
+                   if b.type is None and b.name in self.members else b for b in binders]
+        return pi(binders, body)
+
     def _special(self, term: T.Term) -> T.Term | None:
         """The desugared form of a collection operation, a membership or an equation between
         options; ``None`` when ``term`` is none of these."""
         if is_call(term, "Membership.mem") and len(term.args) == 2:
             return self._membership(term.args[0], term.args[1])
         if is_call(term, "HasSubset.Subset") and len(term.args) == 2:
-            left = self.collection(term.args[0])
+            left, right = (self.collection(a) for a in term.args)
             if isinstance(left, Subset):
                 return self._forall(left, lambda x: self._member(term.args[1], x))
+            if isinstance(right, Subset):  # `range n ⊆ s`: every element of a known finset
+                x = self.fresh("x")
+                inside = app("Membership.mem", self.term(term.args[0]), T.Var(x))
+                return T.Pi((T.Binder(x, right.elem), T.Binder("_", inside)),
+                            right.member(T.Var(x)))
             return None
         if is_call(term, "Eq", "Ne") and len(term.args) == 2:
             equal = self._equation(*term.args)
@@ -370,6 +398,9 @@ class Desugarer:
             return self._exists(term.args[0])
         if isinstance(term, T.App) and self.collection(term.fn) is not None:
             return self._index(term)
+        if (is_call(term, "HAppend.hAppend", "List.cons") and len(term.args) == 3
+                and self.collection(T.App(term.fn, term.args[:2])) is not None):
+            return self._index(T.App(T.App(term.fn, term.args[:2]), term.args[2:]))
         found = self._receiver(term)
         if found is None:
             return None
@@ -432,6 +463,9 @@ class Desugarer:
             inner = self.collection(term.args[0])
             return dataclasses.replace(inner, kind="Multiset") if isinstance(
                 inner, Sequence) else None
+        if is_call(term, "Insert.insert", "Finset.insert", "insert") and len(term.args) == 2:
+            rep = self.collection(term.args[1])
+            return rep.insert(self.term(term.args[0])) if isinstance(rep, Subset) else None
         if is_call(term, "Union.union", "Inter.inter") and len(term.args) == 2:
             return self._combine(term)
         found = self._receiver(term)
@@ -630,6 +664,9 @@ class Desugarer:
         if rep is None:
             return None
         x = self.term(element)
+        elem = rep.elem if isinstance(rep, (Sequence, Subset)) else None
+        if isinstance(x, T.Var) and elem is not None:
+            self.members[x.name] = elem
         if isinstance(rep, Subset):
             return rep.member(x)
         if isinstance(rep, Optional):

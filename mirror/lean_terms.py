@@ -66,14 +66,11 @@ def fold(name: str, terms: list[T.Term], empty: T.Term) -> T.Term:
 
 
 def premise(cond: T.Term) -> T.Term:
-    """``cond`` as a binder type the translator reads as a premise (a Bool entry is not one
-    syntactically, ``¬¬b`` is, and means the same)."""
-    if isinstance(cond, T.App) and isinstance(cond.fn, T.Const) and cond.fn.name in (
-            "And", "Or", "Not", "Iff", "Eq", "Ne", "LT.lt", "LE.le", "GT.gt", "GE.ge"):
-        return cond
-    if cond in (TRUE, FALSE):
-        return cond
-    return app("Not", app("Not", cond))
+    """``cond`` as a binder type the translator reads as a premise: a Bool variable or entry
+    (``b``, ``s x``) is not one syntactically, ``¬¬b`` is, and means the same."""
+    if isinstance(cond, T.Var) or (isinstance(cond, T.App) and isinstance(cond.fn, T.Var)):
+        return app("Not", app("Not", cond))
+    return cond
 
 
 def binder_names(term: T.Term) -> set[str]:

@@ -29,10 +29,12 @@ TRUE = [
     "list_filter_length", "list_count_le", "list_length_map", "list_sum_map_double",
     "list_sum_map_pred", "list_sum_cons", "list_literal_prod", "list_nil_sum",
     "list_replicate_sum", "list_getD_past_end", "list_getD_le_sum", "list_getD_append",
-    "list_index_le_sum", "list_mem_le_sum",
+    "list_index_le_sum", "list_mem_le_sum", "list_sum_nonneg_of_pos", "list_index_append",
+    "list_mem_hyp_le_sum",
     "multiset_card_map", "multiset_card_add", "multiset_sum_map_succ", "multiset_coe_card",
     "multiset_countP_le",
     "option_getD_le", "option_none_getD", "option_some_getD", "option_map_getD", "option_cases",
+    "option_isSome_getD", "finset_card_insert_le",
     "finset_card_le_of_subset", "finset_sum_nonneg", "finset_sum_of_card_zero",
     "finset_prod_const", "finset_mem_filter", "finset_card_union_le", "finset_card_le_three",
     "finset_nonempty_card", "finset_fin_card_le", "finset_fin_mem",
@@ -42,11 +44,11 @@ TRUE = [
 FALSE = [
     "list_sum_le_length", "list_prod_one_or", "list_prod_pos", "list_countP_lt",
     "list_sum_map_pred_add", "list_length_cons", "list_getD_one_le_sum", "list_getD_append_zero",
-    "list_mem_lt_sum", "list_exists_mem",
+    "list_mem_lt_sum", "list_exists_mem", "list_sum_pos_of_pos",
     "multiset_sum_le_card",
     "option_getD_default", "option_map_getD_zero",
     "finset_card_le_two", "finset_sum_le_card_sq", "finset_inter_empty", "finset_card_le_two'",
-    "finset_card_pos", "finset_fin_card_lt",
+    "finset_card_pos", "finset_fin_card_lt", "finset_card_insert", "finset_range_subset_card",
     "set_mem_gt_one", "set_Ioo_lt_one",
     "fun_sum_nonneg",
 ]
@@ -81,7 +83,8 @@ def test_counterexamples_name_the_drawn_length_and_entries(verdicts):
     assert found["l_len"] == len(found["l"]) and sum(found["l"]) > len(found["l"])
 
 
-@pytest.mark.parametrize("name", ["list_countP_lt", "list_getD_one_le_sum", "list_exists_mem"])
+@pytest.mark.parametrize("name", ["list_countP_lt", "list_getD_one_le_sum", "list_exists_mem",
+                                  "list_sum_pos_of_pos"])
 def test_statements_false_only_at_the_empty_list_are_refuted_there(verdicts, name):
     assert verdicts[name].counterexample["l_len"] == 0
 
