@@ -31,30 +31,18 @@ construct. A statement without any of these constructs is returned unchanged.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Callable
 
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.binder_types import infer_types
+from mirror.collection_values import (KINDS, QUALIFIED, Optional, Rep, Segment, Sequence, Subset,
+                                      operation)
 from mirror.lean_terms import (BOOL, FALSE, NAT, ONE, TRUE, ZERO, app, beta, binder_names, conj,
                                conjuncts, disj, fold, is_call, ite, neg, pi, premise, show,
                                type_head)
 from mirror.translation import Untranslatable
 
-#: Collection type constructors drawn as binders.
-KINDS = ("List", "Multiset", "Option", "Finset")
-#: Qualified operations: name → position of the collection among the explicit arguments.
-QUALIFIED = {
-    **{f"List.{op}": 0 for op in ("sum", "prod", "length", "getD", "get", "headD")},
-    **{f"List.{op}": 1 for op in ("map", "countP", "count", "filter")},
-    **{f"Multiset.{op}": 0 for op in ("sum", "prod", "card")},
-    **{f"Multiset.{op}": 1 for op in ("map", "countP", "count", "filter")},
-    **{f"Finset.{op}": 0 for op in ("card", "sum", "prod", "Nonempty")},
-    "Finset.filter": 1,
-    **{f"Option.{op}": 0 for op in ("getD", "isSome", "isNone", "get!")},
-    "Option.map": 1,
-}
 #: ``x ∈ Set.I?? a b`` as (lower relation, upper relation); ``None`` for an open end.
 INTERVALS = {
     "Set.Icc": ("LE.le", "LE.le"), "Set.Ico": ("LE.le", "LT.lt"),
@@ -66,69 +54,6 @@ INTERVALS = {
 TRIGGERS = frozenset({"setOf", "Set.univ", "List.nil", "List.cons", "List.replicate",
                       "List.range", "some", "none", "Option.some", "Option.none",
                       "HAppend.hAppend", "Insert.insert", "Finset.insert", *KINDS, *INTERVALS, *QUALIFIED})
-Entry = Callable[[T.Term], T.Term]
-
-
-# ---- representations --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Segment:
-    """``length`` entries ``entry(i)`` for ``i : Fin length``, kept where ``mask(i)`` holds.
-
-    A ``single`` segment is one element whose entry ignores its index."""
-
-    length: T.Term
-    entry: Entry
-    mask: Callable[[T.Term], T.Term] | None = None
-    single: bool = False
-
-
-@dataclass(frozen=True)
-class Sequence:
-    """A list or multiset: its segments in order."""
-
-    kind: str
-    elem: T.Term | None
-    segments: tuple[Segment, ...]
-
-
-@dataclass(frozen=True)
-class Optional:
-    """An option: ``present`` (a proposition or Bool) and the value read when it holds."""
-
-    present: T.Term
-    value: T.Term
-
-
-@dataclass(frozen=True)
-class Subset:
-    """A finset ``{x ∈ domain | mask x}``: the domain is ``range size`` (``fin=False``) or
-    ``Fin size`` (``fin=True``)."""
-
-    size: T.Term
-    fin: bool
-    mask: Callable[[T.Term], T.Term]
-
-    @property
-    def elem(self) -> T.Term:
-        return app("Fin", self.size) if self.fin else NAT
-
-    def bound(self, x: T.Term) -> T.Term:
-        return TRUE if self.fin else app("LT.lt", x, self.size)
-
-    def member(self, x: T.Term) -> T.Term:
-        return conj(self.bound(x), self.mask(x))
-
-    def insert(self, x: T.Term) -> "Subset":
-        """``insert x self``: the domain grows to hold ``x``; ``x`` is kept by the mask."""
-        size = self.size if self.fin else app("max", self.size, app("HAdd.hAdd", x, ONE))
-        return Subset(size, self.fin, lambda y: disj(app("Eq", y, x), self.member(y)))
-
-
-Rep = Sequence | Optional | Subset
-
-
 # ---- the rewriting ---------------------------------------------------------------------------
 
 
@@ -193,7 +118,7 @@ class Desugarer:
             return binder
         ty = self.term(binder.type)
         if ty != binder.type and (is_call(binder.type, "Membership.mem") or (
-                _call(binder.type) or ("",))[0] in ("Nonempty", "isSome", "isNone")):
+                operation(binder.type) or ("",))[0] in ("Nonempty", "isSome", "isNone")):
             ty = premise(ty)
         return T.Binder(binder.name, ty, binder.info)
 
@@ -264,7 +189,7 @@ class Desugarer:
         ``l_pre ++ [x] ++ l`` (every list holding ``x`` is one), once per list."""
         if is_call(binder.type, "Membership.mem") and len(binder.type.args) == 2:
             return self._insert(binder.type.args[0], binder.type.args[1], drawn, out)
-        call = _call(binder.type) if binder.type is not None else None
+        call = operation(binder.type) if binder.type is not None else None
         if call and call[0] == "isSome" and not call[2] and isinstance(call[1], T.Var):
             rep = self.reps.get(call[1].name)
             if call[1].name in drawn and isinstance(rep, Optional):
@@ -415,7 +340,7 @@ class Desugarer:
 
     def _receiver(self, term: T.Term) -> tuple[str, Rep, tuple[T.Term, ...]] | None:
         """``(operation, collection, other arguments)`` when ``term`` operates on one."""
-        call = _call(term)
+        call = operation(term)
         rep = self.collection(call[1]) if call is not None else None
         return None if rep is None else (call[0], rep, call[2])
 
@@ -760,33 +685,13 @@ class Desugarer:
             raise Untranslatable(f"an equation between collections {show(left)} = "
                                  f"{show(right)}")
         for side, other in ((left, right), (right, left)):
-            call = _call(side)
+            call = operation(side)
             if call and call[0] in ("isSome", "isNone") and other in (
                     T.Const("true"), T.Const("Bool.true"), T.Const("false"),
                     T.Const("Bool.false")):
                 value = self.term(side)
                 return value if other.name.endswith("true") else neg(value)
         return None
-
-
-# ---- helpers -----------------------------------------------------------------------------------
-
-
-def _call(term: T.Term) -> tuple[str, T.Term, tuple[T.Term, ...]] | None:
-    """``(operation, receiver, other arguments)`` of ``x.op a …`` or ``Kind.op … x …``."""
-    if isinstance(term, T.Proj) and isinstance(term.field, str):
-        return term.field, term.expr, ()
-    if isinstance(term, T.App) and isinstance(term.fn, T.Proj) and isinstance(term.fn.field, str):
-        return term.fn.field, term.fn.expr, term.args
-    if isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in QUALIFIED:
-        position = QUALIFIED[term.fn.name]
-        if len(term.args) <= position:
-            return None
-        args = term.args[:position] + term.args[position + 1:]
-        return term.fn.name.rsplit(".", 1)[1], term.args[position], args
-    if isinstance(term, T.Const) and term.name in QUALIFIED:
-        return None
-    return None
 
 
 def _require_scalar(elem: T.Term, where: str) -> None:
