@@ -23,6 +23,7 @@ from mirror import __version__
 from mirror.binding import BindingError, runtime_bindings
 from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
+from mirror.collections import desugar
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.registry import binding_rows, catalog_rows, load_registry
 from mirror.replay import attach_replay
@@ -124,6 +125,11 @@ def _statement_text(decl: Declaration) -> str:
 
 def _translate(decl: Declaration, translator: Translator, role: str, guard: Guard) -> Mirror:
     """One declaration through translate → plan → print (→ unfold), every stage guarded."""
+    if role == "theorem":  # List/Option/Finset binders, set-builder membership: mirror.collections
+        rewritten = guard.call("desugar", _desugared, decl)
+        if guard.failed or isinstance(rewritten, Mirror):
+            return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
+        decl = rewritten
 
     def translated() -> Statement | Mirror:
         try:
@@ -189,6 +195,13 @@ def _translate(decl: Declaration, translator: Translator, role: str, guard: Guar
         role=role,
         unfolded=unfolded,
     )
+
+
+def _desugared(decl: Declaration) -> Declaration | Mirror:
+    try:
+        return desugar(decl)
+    except Untranslatable as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc))
 
 
 def _failed(decl: Declaration, role: str, guard: Guard) -> Mirror:
