@@ -7,6 +7,7 @@ This module wires the stages together; each stage lives in its own module
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -24,6 +25,7 @@ from mirror.binding import BindingError, runtime_bindings
 from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
+from mirror.instances import NoCarrier, combine, default_table, instantiate
 from mirror.registry import binding_rows, catalog_rows, load_registry
 from mirror.replay import attach_replay
 from mirror.result import StatementResult
@@ -83,6 +85,11 @@ class Mirror:
     failure: Failure | None = None
     #: Seconds spent building the mirror (they count against the statement's time limit).
     build_seconds: float = 0.0
+    #: A statement over type parameters: one ready (or error) mirror per carrier it is
+    #: checked at (:mod:`mirror.instances`); this mirror's own fields are the first one's.
+    instances: list["Mirror"] = field(default_factory=list)
+    #: An instance's carriers, as the report names them (``R := ℝ``).
+    carrier: str | None = None
 
     @property
     def name(self) -> str:
@@ -306,13 +313,61 @@ def build_mirrors(
         if failure is not None:
             mirrors.append(Mirror(decl, "error", reason=failure, role=role))
             continue
+        translator = Translator(declarations, bound, table=table)
+        if role == "theorem":
+            mirrors.append(_instantiated(decl, translator, statement_timeout))
+            continue
         guard = Guard(statement_timeout)
-        mirror = _translate(decl, Translator(declarations, bound, table=table), role, guard)
+        mirror = _translate(decl, translator, role, guard)
         mirror.build_seconds = guard.elapsed
         mirrors.append(mirror)
     for mirror in mirrors:
         mirror.table = table
+        for instance in mirror.instances:
+            instance.table = table
     return mirrors
+
+
+def _instantiated(decl: Declaration, translator: Translator,
+                  statement_timeout: float | None) -> Mirror:
+    """A theorem's mirror; over type parameters, one instance per carrier that translates
+    (at most the carrier table's ``max_instances``), held by a composite mirror."""
+    try:
+        instances = instantiate(decl)
+    except NoCarrier as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc))
+    if not instances:
+        guard = Guard(statement_timeout)
+        mirror = _translate(decl, translator, "theorem", guard)
+        mirror.build_seconds = guard.elapsed
+        return mirror
+    built: list[Mirror] = []
+    skipped: list[tuple[str, Mirror]] = []
+    for instance in instances:
+        guard = Guard(statement_timeout)
+        mirror = _translate(instance.declaration, translator, "theorem", guard)
+        mirror.build_seconds = guard.elapsed
+        mirror.carrier = instance.label
+        if mirror.status in ("ready", "error"):
+            built.append(mirror)
+        else:
+            skipped.append((instance.label, mirror))
+        if len(built) >= default_table().max_instances:
+            break
+    if not built:
+        label, first = skipped[0]
+        return Mirror(decl, first.status, reason=f"at no carrier: at {label}: {first.reason}")
+    head = next((m for m in built if m.status == "ready"), built[0])
+    unused = "; ".join(f"not translated at {label} ({m.reason})" for label, m in skipped)
+    return Mirror(decl, "ready", reason=unused or None, sympy_text=head.sympy_text, source=head.source,
+                  function_name=head.function_name, plan=head.plan, bound_to=head.bound_to,
+                  statement=head.statement, unfolded=head.unfolded, instances=built,
+                  build_seconds=sum(m.build_seconds for m in built))
+
+
+def instance_mirrors(mirrors: list[Mirror]) -> list[Mirror]:
+    """``mirrors`` with every composite replaced by its instances (named ``T[R := ℝ]``)."""
+    return [m for mirror in mirrors for m in (mirror.instances or [mirror])]
 
 
 # ---- checking ------------------------------------------------------------------------------
@@ -346,6 +401,9 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     The symbolic attempt and the property run are guarded: an exception, or running past the
     statement's time limit (which the build already used part of), is an ``error`` row."""
     settings = settings or CheckSettings()
+    if mirror.instances:
+        rows = [(m.carrier or m.name, check_mirror(m, settings)) for m in mirror.instances]
+        return combine(rows, _result(mirror, None), mirror.reason)
     if mirror.status == "error":
         return _error_result(mirror, mirror.failure, mirror.build_seconds)
     if mirror.status != "ready":
@@ -429,6 +487,19 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
     )
 
 
+def _with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
+    """A refuted row's replay command; a composite's replays the instance that refuted it."""
+    if not (mirror.instances and result.mirror_status == "refuted"):
+        return attach_replay(result, project)
+    label = next((lab for lab in result.carriers
+                  if result.reason and result.reason.startswith(f"at {lab}:")), None)
+    refuting = next((m for m in mirror.instances if m.carrier == label), None)
+    if refuting is not None:
+        result.replay = attach_replay(dataclasses.replace(result, name=refuting.name),
+                                      project).replay
+    return result
+
+
 def _selected(mirror: Mirror, select: list[str] | None) -> bool:
     if not select:
         return True
@@ -465,7 +536,7 @@ def run(
                if _selected(m, select)]
     results = []
     for mirror in mirrors:
-        result = attach_replay(check_mirror(mirror, settings), project)
+        result = _with_replay(check_mirror(mirror, settings), mirror, project)
         results.append(result)
         if progress is not None:
             progress(result)
@@ -497,6 +568,7 @@ def show(project: Path, name: str, method: str = "auto",
     """The statement, its sympy form and the generated NumPy source of one declaration."""
     extraction = extract_project(Path(project), method)
     mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
+    mirrors += [i for m in mirrors for i in m.instances]
     matches = [m for m in mirrors if m.name == name or m.name.endswith("." + name)]
     if not matches:
         raise InvalidArgument(
@@ -509,6 +581,8 @@ def show(project: Path, name: str, method: str = "auto",
         parts.append(f"# {mirror.name}  ({decl.module}, {decl.range})")
         parts.append(f"lean status:   {decl.lean_status}")
         parts.append(f"mirror status: {mirror.status}" + (f" — {mirror.reason}" if mirror.reason else ""))
+        if mirror.instances:
+            parts.append("carriers:      " + "; ".join(m.carrier or "" for m in mirror.instances))
         parts.append("")
         parts.append("Lean:")
         parts.append("    " + _statement_text(decl).replace("\n", "\n    "))
@@ -535,6 +609,7 @@ __all__ = [
     "build_mirrors",
     "check_mirror",
     "extract_project",
+    "instance_mirrors",
     "run",
     "show",
 ]
