@@ -26,6 +26,7 @@ from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.instances import NoCarrier, combine, default_table, instantiate
+from mirror.records import Records
 from mirror.registry import binding_rows, catalog_rows, load_registry
 from mirror.replay import attach_replay
 from mirror.result import StatementResult
@@ -303,6 +304,7 @@ def build_mirrors(
     errors = errors or {}
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
+    records = Records(declarations, bound)
     mirrors: list[Mirror] = []
     for decl in extraction.declarations:
         role = "theorem" if decl.kind == "theorem" else "conformance"
@@ -315,7 +317,7 @@ def build_mirrors(
             continue
         translator = Translator(declarations, bound, table=table)
         if role == "theorem":
-            mirrors.append(_instantiated(decl, translator, statement_timeout))
+            mirrors.append(_instantiated(decl, translator, statement_timeout, records))
             continue
         guard = Guard(statement_timeout)
         mirror = _translate(decl, translator, role, guard)
@@ -328,8 +330,20 @@ def build_mirrors(
     return mirrors
 
 
+def _split_and_translate(decl: Declaration, translator: Translator, records: Records,
+                         statement_timeout: float | None) -> Mirror:
+    """A theorem through the records stage (:mod:`mirror.records`) and translation."""
+    guard = Guard(statement_timeout)
+    split = guard.call("split records", records.split, decl)
+    if guard.failed:
+        return _failed(decl, "theorem", guard)
+    mirror = _translate(split, translator, "theorem", guard)
+    mirror.build_seconds = guard.elapsed
+    return mirror
+
+
 def _instantiated(decl: Declaration, translator: Translator,
-                  statement_timeout: float | None) -> Mirror:
+                  statement_timeout: float | None, records: Records) -> Mirror:
     """A theorem's mirror; over type parameters, one instance per carrier that translates
     (at most the carrier table's ``max_instances``), held by a composite mirror."""
     try:
@@ -337,16 +351,12 @@ def _instantiated(decl: Declaration, translator: Translator,
     except NoCarrier as exc:
         return Mirror(decl, "untranslatable", reason=str(exc))
     if not instances:
-        guard = Guard(statement_timeout)
-        mirror = _translate(decl, translator, "theorem", guard)
-        mirror.build_seconds = guard.elapsed
-        return mirror
+        return _split_and_translate(decl, translator, records, statement_timeout)
     built: list[Mirror] = []
     skipped: list[tuple[str, Mirror]] = []
     for instance in instances:
-        guard = Guard(statement_timeout)
-        mirror = _translate(instance.declaration, translator, "theorem", guard)
-        mirror.build_seconds = guard.elapsed
+        mirror = _split_and_translate(instance.declaration, translator, records,
+                                      statement_timeout)
         mirror.carrier = instance.label
         if mirror.status in ("ready", "error"):
             built.append(mirror)
