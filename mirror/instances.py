@@ -214,6 +214,20 @@ def _instance(decl: Declaration, kept: list[T.Binder], choice: dict[str, Carrier
     return Instance(instantiated, carriers)
 
 
+def with_value_hypotheses(decl: Declaration) -> Declaration:
+    """``decl`` with each instance binder on values (``[Fact (1 < p)]``, ``[NeZero n]``) made
+    the hypothesis it states (the translator skips instance binders, so dropped, they would
+    make the statement stronger than Lean's)."""
+    binders = []
+    for binder in decl.binders:
+        found = _class_of(binder) if binder.info == "instImplicit" else None
+        hyp = None if found is None else _value_hypothesis(*found)
+        binders.append(binder if hyp is None else T.Binder(binder.name, hyp, "default"))
+    if all(a is b for a, b in zip(binders, decl.binders)):
+        return decl
+    return dataclasses.replace(decl, binders=tuple(binders))
+
+
 def instantiate(decl: Declaration, table: CarrierTable | None = None) -> list[Instance]:
     """Every instance of ``decl`` at the carriers of ``table`` (the shipped one by default).
 
@@ -294,4 +308,4 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
 
 
 __all__ = ["CARRIERS_FILE", "Carrier", "CarrierTable", "Instance", "NoCarrier", "combine",
-           "default_table", "instantiate", "read_table"]
+           "default_table", "instantiate", "read_table", "with_value_hypotheses"]

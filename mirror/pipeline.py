@@ -25,7 +25,8 @@ from mirror.binding import BindingError, runtime_bindings
 from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
-from mirror.instances import NoCarrier, combine, default_table, instantiate
+from mirror.instances import (NoCarrier, combine, default_table, instantiate,
+                              with_value_hypotheses)
 from mirror.records import Records
 from mirror.registry import binding_rows, catalog_rows, load_registry
 from mirror.replay import attach_replay
@@ -346,6 +347,7 @@ def _instantiated(decl: Declaration, translator: Translator,
                   statement_timeout: float | None, records: Records) -> Mirror:
     """A theorem's mirror; over type parameters, one instance per carrier that translates
     (at most the carrier table's ``max_instances``), held by a composite mirror."""
+    decl = with_value_hypotheses(decl)
     try:
         instances = instantiate(decl)
     except NoCarrier as exc:

@@ -123,9 +123,13 @@ class Records:
 
     def _mentions_records(self, decl: Declaration) -> bool:
         terms = [b.type for b in decl.binders if b.type is not None] + [decl.type]
-        names = {"Prod", "Prod.mk", *self.structures, *self.synonyms}
-        return any(T.constants(t) & names for t in terms) or any(
-            isinstance(node, T.Anon) for t in terms for node in T.walk(t))
+        names = {"Prod", *self.structures, *self.synonyms}
+        for term in terms:
+            for node in T.walk(term):
+                if isinstance(node, T.Anon) or isinstance(node, T.Const) and (
+                        node.name in names or node.name.rpartition(".")[0] in names):
+                    return True
+        return False
 
     def _split_binders(self, binders, env: dict, taken: set[str]) -> list[T.Binder]:
         out: list[T.Binder] = []
