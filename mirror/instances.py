@@ -228,6 +228,38 @@ def with_value_hypotheses(decl: Declaration) -> Declaration:
     return dataclasses.replace(decl, binders=tuple(binders))
 
 
+def _without_unused(decl: Declaration, params: list[str]) -> Declaration:
+    """``decl`` without the type parameters its statement does not use, with their class
+    binders and the variables of those types that nothing mentions (the scanner includes
+    section variables generously: ``variable {α} [TopologicalSpace α] {x : α}``). Sound for
+    refutation as every class here has a nonempty instance (``PUnit`` or a carrier)."""
+    relevant = set(T.free_vars(decl.type)) if decl.type is not None else set()
+    last = {b.name: i for i, b in enumerate(decl.binders)}  # a later binder shadows
+    typed = []
+    for index, binder in enumerate(decl.binders):
+        if binder.info == "instImplicit" or binder.type is None or _is_type_parameter(binder):
+            continue
+        if set(T.free_vars(binder.type)) & set(params):
+            typed.append((index, binder))
+        else:
+            relevant |= set(T.free_vars(binder.type))
+    changed = True
+    while changed:
+        changed = False
+        for index, binder in typed:
+            if last[binder.name] == index and binder.name in relevant and not set(T.free_vars(binder.type)) <= relevant:
+                relevant |= set(T.free_vars(binder.type))
+                changed = True
+    unused = set(params) - relevant
+    if not unused:
+        return decl
+    kept = tuple(b for i, b in enumerate(decl.binders)
+                 if not (b.name in unused or (b.type is not None and set(T.free_vars(b.type))
+                                               & unused and (b.name not in relevant
+                                                             or last[b.name] != i))))
+    return dataclasses.replace(decl, binders=kept)
+
+
 def instantiate(decl: Declaration, table: CarrierTable | None = None) -> list[Instance]:
     """Every instance of ``decl`` at the carriers of ``table`` (the shipped one by default).
 
@@ -235,9 +267,13 @@ def instantiate(decl: Declaration, table: CarrierTable | None = None) -> list[In
     :class:`NoCarrier` when a type parameter's classes have no carrier in common. The
     instances are all combinations of admissible carriers, in table order; the caller keeps
     at most ``table.max_instances`` of those it can translate."""
-    params = [b.name for b in decl.binders if _is_type_parameter(b)]
+    params = list(dict.fromkeys(b.name for b in decl.binders if _is_type_parameter(b)))
     if not params:
         return []
+    decl = _without_unused(decl, params)
+    params = [p for p in params if any(b.name == p for b in decl.binders)]
+    if not params:
+        return [Instance(decl, ())]
     table = table or default_table()
     needs, kept = _requirements(decl, params)
     options = []

@@ -352,7 +352,8 @@ def _instantiated(decl: Declaration, translator: Translator,
         instances = instantiate(decl)
     except NoCarrier as exc:
         return Mirror(decl, "untranslatable", reason=str(exc))
-    if not instances:
+    if not instances or not instances[0].carriers:
+        decl = instances[0].declaration if instances else decl
         return _split_and_translate(decl, translator, records, statement_timeout)
     built: list[Mirror] = []
     skipped: list[tuple[str, Mirror]] = []
@@ -368,7 +369,8 @@ def _instantiated(decl: Declaration, translator: Translator,
             break
     if not built:
         label, first = skipped[0]
-        return Mirror(decl, first.status, reason=f"at no carrier: at {label}: {first.reason}")
+        return Mirror(decl, first.status,
+                      reason=f"translated at no carrier; at {label}: {first.reason}")
     head = next((m for m in built if m.status == "ready"), built[0])
     unused = "; ".join(f"not translated at {label} ({m.reason})" for label, m in skipped)
     return Mirror(decl, "ready", reason=unused or None, sympy_text=head.sympy_text, source=head.source,

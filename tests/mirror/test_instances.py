@@ -179,7 +179,8 @@ def test_fin_gets_a_drawn_size_and_the_hypothesis_its_class_needs():
 
 
 def test_a_class_on_a_type_and_a_value_instance():
-    decl = _decl([R_TYPE, _binder("_", "Module ℝ R", "instImplicit", ["R"])], "True")
+    decl = _decl([R_TYPE, _binder("_", "Module ℝ R", "instImplicit", ["R"]),
+                  _binder("a", "R", locals_=["R"])], "a = a")
     with pytest.raises(NoCarrier, match="Module"):
         instantiate(decl)
     fact = _decl([_binder("p", "ℕ"), _binder("_", "Fact (1 < p)", "instImplicit", ["p"])],
@@ -217,3 +218,19 @@ def test_the_report_names_the_carriers(rows, tmp_path):
     expected = "R := ℝ; R := ℚ; R := ℤ; R := Matrix (Fin 2) (Fin 2) ℝ"
     assert f"carriers {expected}" in paths["md"].read_text(encoding="utf-8")
     assert f'<dd class="carriers">{expected}' in paths["html"].read_text(encoding="utf-8")
+
+
+def test_an_unused_type_parameter_is_dropped_with_its_classes_and_variables():
+    alpha = T.Binder("α", T.Sort("u+1"), "implicit")
+    decl = _decl([alpha, _binder("_", "TopologicalSpace α", "instImplicit", ["α"]),
+                  _binder("x", "α", "implicit", ["α"]), _binder("a", "ℝ"),
+                  _binder("h", "0 ≤ a", locals_=["a"])], "a = a")
+    [instance] = instantiate(decl)
+    assert instance.carriers == ()
+    assert [b.name for b in instance.declaration.binders] == ["a", "h"]
+
+
+def test_a_type_parameter_declared_twice_is_one_parameter():
+    decl = _decl([R_TYPE, R_TYPE, _binder("_", "CommRing R", "instImplicit", ["R"]),
+                  _binder("a", "R", locals_=["R"])], "a = a")
+    assert [i.label for i in instantiate(decl)] == RINGS
