@@ -76,3 +76,27 @@ def test_a_record_passed_to_an_unknown_function_stays_a_constructor_of_its_field
 def test_a_statement_without_records_is_left_alone(declarations):
     decl = declarations["Classes.add_sq'"]
     assert Records(declarations).split(decl) is decl
+
+
+STRUCTURES = """
+structure Box where
+  mk' ::
+  (lo hi : ℝ)
+  width : ℝ := hi - lo
+  ordered : lo ≤ hi
+  deriving Inhabited
+
+structure Opaque where
+  carrier : Type
+"""
+
+
+def test_fields_in_binder_groups_with_defaults_and_a_named_constructor():
+    from bridge.scanner import scan_file
+
+    decls, _ = scan_file("Box.lean", "Box", text=STRUCTURES)
+    box = {d.name: d for d in decls}["Box"].value
+    assert [b.name for b in box.binders] == ["lo", "hi", "width", "ordered"]
+    assert box.binders[3].type == parse_term("lo ≤ hi", locals={"lo", "hi"})
+    layout = Records({d.name: d for d in decls}).layout(T.Const("Box"))
+    assert [f.prop for f in layout.fields] == [False, False, False, True]
