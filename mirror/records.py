@@ -94,8 +94,12 @@ class Records:
         if name == "Prod" and len(args) == 2:
             return Layout("Prod", tuple(
                 Field(names, self.layout(arg, seen) or arg) for names, arg in zip(_PROD_FIELDS, args)))
-        if name in self.structures and not args:
-            telescope = self.structures[name]
+        if name in self.structures:
+            params = [b.name for b in self.declarations[name].binders
+                      if b.info != "instImplicit"]
+            if len(args) != len(params):
+                return None
+            telescope = T.substitute(self.structures[name], dict(zip(params, args)))
             return Layout(name, tuple(
                 Field((b.name,), self.layout(b.type, seen) or b.type, _is_prop(b.type))
                 for b in telescope.binders))

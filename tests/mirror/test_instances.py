@@ -66,6 +66,8 @@ def rows():
         ("point_mk_y", TRUE, []),
         ("half_x_nonneg", TRUE, []),
         ("half_y_nonneg", ("refuted",), []),
+        ("two_min_le", TRUE, ["α := ℝ", "α := ℚ", "α := ℤ", "α := ℕ", "α := Fin n"]),
+        ("two_int_le", ("refuted",), []),
     ],
 )
 def test_each_statement_gets_the_right_verdict_at_the_right_carriers(rows, name, expected,
