@@ -31,6 +31,7 @@ from bridge.commands import (  # noqa: F401 - split_commands is part of this mod
 )
 from bridge.declaration import Declaration, Diagnostic, Equation, Extraction, SourceRange
 from bridge.errors import ProjectError
+from bridge.fields import structure_fields
 from bridge.lexer import Token, name_text, tokenize
 from bridge.names import SCOPED_NOTATIONS, WELL_KNOWN_NAMES
 from bridge.notation import (
@@ -466,6 +467,8 @@ class _FileScanner:
         own = [b.name for b in binders]
         if body_tok is not None and kind in ("def", "abbrev", "instance", "opaque"):
             value, equations = self._parse_body(full, sig.body_index, end, locals_ + own, resolve)
+        elif body_tok is not None and kind == "structure" and body_tok.text == "where":
+            value = self._structure_fields(full, sig.body_index + 1, end, locals_ + own, resolve)
         proof_tokens = toks[body_start:end]
         uses_sorry = any(t.kind == "ident" and t.text in ("sorry", "admit") for t in proof_tokens)
         if kind == "axiom":
@@ -658,6 +661,17 @@ class _FileScanner:
             except RecursionError:
                 self.diag(bar.line, bar.column, f"an equation of {full} is nested too deeply", severity="warning")
         return out
+
+    def _structure_fields(self, full: str, j: int, end: int, locals_: list[str],
+                          resolve: Callable[[str], str]) -> T.Term | None:
+        """A structure's fields as ``Pi(fields, Hole)`` (:mod:`bridge.fields`), or ``None``."""
+        def parser(tokens: list[Token], names: list[str]) -> Parser:
+            return self.parser(tokens, locals_ + names, resolve, (tokens[-1].line, tokens[-1].column))
+        try:
+            return structure_fields(self.tokens[j:end], parser)
+        except LeanParseError as exc:
+            self.diag_parse(exc, f"cannot parse the fields of {full}", severity="warning")
+            return None
 
     def _register_members(self, full: str, kind: str, j: int, end: int) -> None:
         """Register constructor and field names (``S.mk``, ``S.x``, ``I.ctor``) for resolution."""

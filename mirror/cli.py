@@ -380,10 +380,10 @@ def _cmd_bindings(args: argparse.Namespace) -> int:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.pipeline import build_mirrors, extract_project
+    from mirror.pipeline import build_mirrors, extract_project, instance_mirrors
     from mirror.replay import replay
 
-    mirrors = build_mirrors(extract_project(project, args.method))
+    mirrors = instance_mirrors(build_mirrors(extract_project(project, args.method)))
     exact = [m for m in mirrors if m.name == args.name]
     matches = exact or [m for m in mirrors if m.name.endswith("." + args.name)]
     if len(matches) != 1:

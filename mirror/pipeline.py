@@ -7,6 +7,7 @@ This module wires the stages together; each stage lives in its own module
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -25,6 +26,9 @@ from mirror.checks import Outcome, run_property, settle_symbolically
 from mirror.codegen import CodegenError, print_property
 from mirror.collections import desugar
 from mirror.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
+from mirror.instances import (NoCarrier, combine, default_table, instantiate,
+                              with_value_hypotheses)
+from mirror.records import Records
 from mirror.registry import binding_rows, catalog_rows, load_registry
 from mirror.replay import attach_replay
 from mirror.result import StatementResult
@@ -84,6 +88,11 @@ class Mirror:
     failure: Failure | None = None
     #: Seconds spent building the mirror (they count against the statement's time limit).
     build_seconds: float = 0.0
+    #: A statement over type parameters: one ready (or error) mirror per carrier it is
+    #: checked at (:mod:`mirror.instances`); this mirror's own fields are the first one's.
+    instances: list["Mirror"] = field(default_factory=list)
+    #: An instance's carriers, as the report names them (``R := ℝ``).
+    carrier: str | None = None
 
     @property
     def name(self) -> str:
@@ -309,6 +318,7 @@ def build_mirrors(
     errors = errors or {}
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
+    records = Records(declarations, bound)
     mirrors: list[Mirror] = []
     for decl in extraction.declarations:
         role = "theorem" if decl.kind == "theorem" else "conformance"
@@ -319,13 +329,72 @@ def build_mirrors(
         if failure is not None:
             mirrors.append(Mirror(decl, "error", reason=failure, role=role))
             continue
+        translator = Translator(declarations, bound, table=table)
+        if role == "theorem":
+            mirrors.append(_instantiated(decl, translator, statement_timeout, records))
+            continue
         guard = Guard(statement_timeout)
-        mirror = _translate(decl, Translator(declarations, bound, table=table), role, guard)
+        mirror = _translate(decl, translator, role, guard)
         mirror.build_seconds = guard.elapsed
         mirrors.append(mirror)
     for mirror in mirrors:
         mirror.table = table
+        for instance in mirror.instances:
+            instance.table = table
     return mirrors
+
+
+def _split_and_translate(decl: Declaration, translator: Translator, records: Records,
+                         statement_timeout: float | None) -> Mirror:
+    """A theorem through the records stage (:mod:`mirror.records`) and translation."""
+    guard = Guard(statement_timeout)
+    split = guard.call("split records", records.split, decl)
+    if guard.failed:
+        return _failed(decl, "theorem", guard)
+    mirror = _translate(split, translator, "theorem", guard)
+    mirror.build_seconds = guard.elapsed
+    return mirror
+
+
+def _instantiated(decl: Declaration, translator: Translator,
+                  statement_timeout: float | None, records: Records) -> Mirror:
+    """A theorem's mirror; over type parameters, one instance per carrier that translates
+    (at most the carrier table's ``max_instances``), held by a composite mirror."""
+    decl = with_value_hypotheses(decl)
+    try:
+        instances = instantiate(decl)
+    except NoCarrier as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc))
+    if not instances or not instances[0].carriers:
+        decl = instances[0].declaration if instances else decl
+        return _split_and_translate(decl, translator, records, statement_timeout)
+    built: list[Mirror] = []
+    skipped: list[tuple[str, Mirror]] = []
+    for instance in instances:
+        mirror = _split_and_translate(instance.declaration, translator, records,
+                                      statement_timeout)
+        mirror.carrier = instance.label
+        if mirror.status in ("ready", "error"):
+            built.append(mirror)
+        else:
+            skipped.append((instance.label, mirror))
+        if len(built) >= default_table().max_instances:
+            break
+    if not built:
+        label, first = skipped[0]
+        return Mirror(decl, first.status,
+                      reason=f"translated at no carrier; at {label}: {first.reason}")
+    head = next((m for m in built if m.status == "ready"), built[0])
+    unused = "; ".join(f"not translated at {label} ({m.reason})" for label, m in skipped)
+    return Mirror(decl, "ready", reason=unused or None, sympy_text=head.sympy_text, source=head.source,
+                  function_name=head.function_name, plan=head.plan, bound_to=head.bound_to,
+                  statement=head.statement, unfolded=head.unfolded, instances=built,
+                  build_seconds=sum(m.build_seconds for m in built))
+
+
+def instance_mirrors(mirrors: list[Mirror]) -> list[Mirror]:
+    """``mirrors`` with every composite replaced by its instances (named ``T[R := ℝ]``)."""
+    return [m for mirror in mirrors for m in (mirror.instances or [mirror])]
 
 
 # ---- checking ------------------------------------------------------------------------------
@@ -359,6 +428,9 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     The symbolic attempt and the property run are guarded: an exception, or running past the
     statement's time limit (which the build already used part of), is an ``error`` row."""
     settings = settings or CheckSettings()
+    if mirror.instances:
+        rows = [(m.carrier or m.name, check_mirror(m, settings)) for m in mirror.instances]
+        return combine(rows, _result(mirror, None), mirror.reason)
     if mirror.status == "error":
         return _error_result(mirror, mirror.failure, mirror.build_seconds)
     if mirror.status != "ready":
@@ -450,6 +522,19 @@ def selects(token: str, mirror: Mirror) -> bool:
             or mirror.module == token or mirror.module.startswith(token + "."))
 
 
+def _with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
+    """A refuted row's replay command; a composite's replays the instance that refuted it."""
+    if not (mirror.instances and result.mirror_status == "refuted"):
+        return attach_replay(result, project)
+    label = next((lab for lab in result.carriers
+                  if result.reason and result.reason.startswith(f"at {lab}:")), None)
+    refuting = next((m for m in mirror.instances if m.carrier == label), None)
+    if refuting is not None:
+        result.replay = attach_replay(dataclasses.replace(result, name=refuting.name),
+                                      project).replay
+    return result
+
+
 def extract_project(project: Path, method: str = "auto") -> Extraction:
     """Extract a project's declarations (the exporter when a toolchain exists, else the scanner)."""
     from bridge.extraction import extract
@@ -475,7 +560,7 @@ def run(
                if not select or any(selects(token, m) for token in select)]
     results = []
     for mirror in mirrors:
-        result = attach_replay(check_mirror(mirror, settings), project)
+        result = _with_replay(check_mirror(mirror, settings), mirror, project)
         results.append(result)
         if progress is not None:
             progress(result)
@@ -507,6 +592,7 @@ def show(project: Path, name: str, method: str = "auto",
     """The statement, its sympy form and the generated NumPy source of one declaration."""
     extraction = extract_project(Path(project), method)
     mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
+    mirrors += [i for m in mirrors for i in m.instances]
     matches = [m for m in mirrors if m.name == name or m.name.endswith("." + name)]
     if not matches:
         raise InvalidArgument(
@@ -519,6 +605,8 @@ def show(project: Path, name: str, method: str = "auto",
         parts.append(f"# {mirror.name}  ({decl.module}, {decl.range})")
         parts.append(f"lean status:   {decl.lean_status}")
         parts.append(f"mirror status: {mirror.status}" + (f" — {mirror.reason}" if mirror.reason else ""))
+        if mirror.instances:
+            parts.append("carriers:      " + "; ".join(m.carrier or "" for m in mirror.instances))
         parts.append("")
         parts.append("Lean:")
         parts.append("    " + _statement_text(decl).replace("\n", "\n    "))
@@ -545,6 +633,7 @@ __all__ = [
     "build_mirrors",
     "check_mirror",
     "extract_project",
+    "instance_mirrors",
     "run",
     "selects",
     "show",

@@ -48,6 +48,9 @@ class StatementResult:
     stage: str | None = None
     #: A refuted row's one-line command that replays its counterexample.
     replay: str | None = None
+    #: For a statement over type parameters: the carriers it was checked at
+    #: (``R := ℝ``, one entry per instance; see :mod:`mirror.instances`).
+    carriers: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

@@ -1173,6 +1173,8 @@ class Translator:
         if ty.kind == "Matrix":
             return Value(V.LMatPow(self._as_matrix(base), exponent), ty)
         if exp_ty.kind in ("Nat", "Fin", "PNat"):
+            if ty.kind == "Fin":  # Fin n and ZMod n: the power is reduced modulo n
+                return Value(V.FinWrap(sp.Pow(base.expr, exponent), ty.args[0]), ty)
             return Value(sp.Pow(base.expr, exponent), ty)
         if exp_ty.kind == "Int":
             if ty.kind == "ENNReal":
