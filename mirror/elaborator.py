@@ -339,8 +339,8 @@ class Elaborator:
         if name in env and isinstance(env[name], Value):
             # the front end could not tell a local from a constant
             return self.apply(env[name], [(a, env) for a in args], expected)
-        if env.recursion is not None and env.recursion.name == name:
-            return self._recursive_call(env.recursion, args, env, expected)
+        if env.recursion is not None and env.recursion.calls(name):
+            return self._recursive_call(env.recursion, name, args, env, expected)
         special = FORMS.get(name)
         if special is not None:
             return special(self, args, env, expected)
@@ -635,6 +635,13 @@ class Elaborator:
             return sp.Equivalent(lhs, rhs) if name == "Eq" else sp.Not(sp.Equivalent(lhs, rhs))
         lhs = self.arith(lhs_t, env, ty)
         rhs = self.arith(rhs_t, env, ty)
+        if all(not v.is_fn and v.ty is not None and v.ty.kind in ("Bool", "Prop")
+               for v in (lhs, rhs)):
+            # `b = true` between truth values (a Bool-valued definition, say)
+            if name not in ("Eq", "Ne"):
+                raise Untranslatable(f"order on {lhs.ty}")
+            a, b = (v.expr if is_logical(v.expr) else V.Holds(v.expr) for v in (lhs, rhs))
+            return sp.Equivalent(a, b) if name == "Eq" else sp.Not(sp.Equivalent(a, b))
         if lhs.is_fn or rhs.is_fn or ty.kind in ("Matrix", "Fun"):
             eq = self.equal_values(lhs, rhs)
             if name == "Eq":

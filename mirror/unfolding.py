@@ -11,15 +11,20 @@ recursion on ℕ (:class:`~mirror.vocabulary.Recursion`).
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.symbol import Str
 
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror import vocabulary as V
+from mirror.recursion import call_node, eval_node
 from mirror.types import NAT, PROP, REAL, Ty
 from mirror.values import (
     DefFn,
     Env,
+    Known,
+    MemberSignature,
     RecursiveStep,
+    RecursiveSystem,
     Unbound,
     Untranslatable,
     Value,
@@ -45,6 +50,9 @@ class Unfolding:
     used_bound: set[str]
     _unfolding = 0
     _too_deep = False
+    #: name → the project definitions it reaches / the recursive system it belongs to.
+    _reaches: dict[str, frozenset[str]]
+    _systems: dict[str, tuple[sp.Tuple, dict[str, MemberSignature]]]
 
     def _explicit_params(self, decl: Declaration) -> list[T.Binder]:
         return [b for b in decl.binders if b.info == "default"]
@@ -80,10 +88,16 @@ class Unfolding:
         post = post_colon_params(decl.type)
         if decl.name in self.bound and not self.unfold_bound and len(extra) >= len(post):
             return self._bound_call(decl, values, extra, def_env, expected)
-        if decl.value is not None:
+        cycle = self._cycle(decl.name)
+        if decl.value is not None and not cycle:
             return self._unfold_body(decl, def_env, extra, expected)
-        if decl.equations:
-            return self._recursion(decl, def_env, extra, expected)
+        if decl.equations and len(cycle) <= 1:
+            try:
+                return self._recursion(decl, def_env, extra, expected)
+            except Untranslatable:
+                pass  # not a fold on ℕ: the general evaluation below
+        if decl.value is not None or decl.equations:
+            return self._apply_system(decl, values, extra, expected)
         raise Unbound(decl.name)
 
     def _bind_named(self, decl: Declaration, named: Args, def_env: Env) -> None:
@@ -284,10 +298,12 @@ class Unfolding:
         rest = extra[1 + max(0, len(base_eq.patterns) - 1):]
         return self.apply(Value.of(node, value_ty), rest, expected)
 
-#SPLIT
-
-    def _recursive_call(self, step: RecursiveStep, args, env: Env, expected) -> Value:
-        """``f params t`` inside the step of ``f``'s recursion: the previous value."""
+    def _recursive_call(self, step: RecursiveStep | RecursiveSystem, name: str, args, env: Env,
+                        expected) -> Value:
+        """``f params t`` inside the step of ``f``'s recursion: the previous value; a call of
+        a member inside a recursive system's body: a :class:`RecursiveCall`."""
+        if isinstance(step, RecursiveSystem):
+            return self._member_call(step, name, [(a, env) for a in args], expected)
         for arg, pname in zip(args, step.params):
             if arg != T.Var(pname):
                 raise Untranslatable(
@@ -296,6 +312,158 @@ class Unfolding:
                 )
         skip = len(step.params) + 1 + step.extra_proofs
         return self.apply(step.previous, [(a, env) for a in args[skip:]], expected)
+
+    # ---- general recursion: systems evaluated at run time -----------------------------------
+
+    def _cycle(self, name: str) -> frozenset[str]:
+        """The definitions recursive together with ``name`` (itself included), or nothing
+        when ``name`` does not reach itself through the project's definitions."""
+        if name not in self._reaches_of(name):
+            return frozenset()
+        return frozenset(m for m in self._reaches_of(name) if name in self._reaches_of(m))
+
+    def _reaches_of(self, name: str) -> frozenset[str]:
+        """The project definitions ``name``'s body mentions, transitively (a work list, not
+        Python recursion)."""
+        if not hasattr(self, "_reaches"):
+            self._reaches = {}
+        if name in self._reaches:
+            return self._reaches[name]
+        seen: set[str] = set()
+        todo = list(_mentions(self.declarations[name], self.declarations))
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            todo.extend(_mentions(self.declarations[current], self.declarations))
+        self._reaches[name] = frozenset(seen)
+        return self._reaches[name]
+
+    def _apply_system(self, decl: Declaration, values: list[Value], extra: Args,
+                      expected: Ty | None) -> Value:
+        """``decl`` applied, as a :class:`~mirror.recursion.RecursiveEval` of its system:
+        ``values`` are its explicit parameters before the colon, ``extra`` the rest."""
+        system, signatures = self._system(decl)
+        signature = signatures[decl.name]
+        given = [(Known(v.expr, v.ty) if not v.is_fn else None, Env()) for v in values]
+        if any(term is None for term, _ in given):
+            raise Untranslatable(f"recursive definition {decl.name}",
+                                 "a function passed as its parameter")
+        exprs, rest = self._member_args(decl.name, signature, [*given, *extra])
+        node = eval_node(decl.name, system, exprs, signature.truth)
+        return self.apply(Value(node, signature.result), rest, expected)
+
+    def _member_call(self, system: RecursiveSystem, name: str, args: Args,
+                     expected: Ty | None) -> Value:
+        signature = system.members[name]
+        exprs, rest = self._member_args(name, signature, args)
+        return self.apply(Value(call_node(name, exprs, signature.truth), signature.result), rest,
+                          expected)
+
+    def _member_args(self, name: str, signature: MemberSignature, args: Args):
+        """The scalar arguments of a call of a system member (proofs dropped), and the rest."""
+        arity = len(signature.params)
+        if len(args) < arity:
+            raise Untranslatable(f"recursive definition {name}", "applied to too few arguments")
+        exprs = []
+        for pty, (arg, arg_env) in zip(signature.params, args[:arity]):
+            if pty is None:
+                continue
+            value = self.elab(arg, arg_env, pty)
+            if value.is_fn:
+                raise Untranslatable(f"recursive definition {name}",
+                                     "a function passed as its parameter")
+            exprs.append(self.coerce(value, pty).expr)
+        return exprs, args[arity:]
+
+    def _system(self, decl: Declaration) -> tuple[sp.Tuple, dict[str, MemberSignature]]:
+        """The recursive system ``decl`` belongs to (its ``mutual`` block, or itself), built
+        once per translator: each member's body as a ``Lambda`` over its parameters."""
+        if not hasattr(self, "_systems"):
+            self._systems = {}
+        if decl.name in self._systems:
+            return self._systems[decl.name]
+        names = sorted(self._cycle(decl.name) or {decl.name})
+        signatures = {n: self._signature(self.declarations[n]) for n in names}
+        system = RecursiveSystem(signatures)
+        entries = []
+        for n in names:
+            params, body = self._member_body(self.declarations[n], signatures[n], system)
+            entries.append(sp.Tuple(Str(n), sp.Lambda(tuple(params), body),
+                                    sp.true if signatures[n].truth else sp.false))
+        built = (sp.Tuple(*entries), signatures)
+        for n in names:
+            self._systems[n] = built
+        return built
+
+    def _signature(self, decl: Declaration) -> MemberSignature:
+        if any(b.info in ("implicit", "strictImplicit") for b in decl.binders):
+            raise Untranslatable(f"recursive definition {decl.name}", "it has implicit parameters")
+        binders = self._explicit_params(decl) + self._matched_params(decl)
+        params = tuple(None if is_prop_type(b.type) else self._scalar_type(decl, b.type)
+                       for b in binders)
+        result = self._scalar_type(decl, drop_pis(decl.type, len(self._matched_params(decl))))
+        return MemberSignature(params, result, result.kind in ("Prop", "Bool"))
+
+    def _matched_params(self, decl: Declaration) -> list[T.Binder]:
+        """The parameters after the colon that the equations match on."""
+        count = len(decl.equations[0].patterns) if decl.equations else 0
+        binders: list[T.Binder] = []
+        rest = decl.type
+        while len(binders) < count and isinstance(rest, T.Pi):
+            binders.extend(rest.binders)
+            rest = rest.body
+        if len(binders) < count:
+            raise Untranslatable(f"recursive definition {decl.name}",
+                                 "its equations match more arguments than its type has")
+        return binders[:count]
+
+    def _scalar_type(self, decl: Declaration, term: T.Term | None) -> Ty:
+        ty = self.try_type(term, Env())
+        if ty is None or ty.is_array or not (ty.is_numeric or ty.kind in ("Prop", "Bool")):
+            raise Untranslatable(f"recursive definition {decl.name}",
+                                 f"only numbers and truth values are passed and returned, not {ty}")
+        return ty
+
+    def _member_body(self, decl: Declaration, signature: MemberSignature,
+                     system: RecursiveSystem) -> tuple[list[sp.Dummy], sp.Basic]:
+        """``decl``'s parameters as dummies and its body over them (equations as a chain of
+        if-then-else, first match first, as Lean compiles them)."""
+        env = Env()
+        env.recursion = system
+        binders = self._explicit_params(decl) + self._matched_params(decl)
+        dummies, matched = [], []
+        for index, (binder, pty) in enumerate(zip(binders, signature.params)):
+            value = Value(sp.true, PROP) if pty is None else Value(fresh(binder.name, pty), pty)
+            if pty is not None:
+                dummies.append(value.expr)
+            if index < len(self._explicit_params(decl)):
+                env[binder.name] = value
+            else:
+                matched.append(value)
+        if decl.value is not None:
+            return dummies, self._member_rhs(decl.value, env, signature)
+        branches = []
+        for equation in decl.equations:
+            conditions: list[sp.Basic] = []
+            bindings: dict[str, Value] = {}
+            for pattern, value in zip(equation.patterns, matched):
+                _match(decl.name, pattern, value, conditions, bindings)
+            rhs = self._member_rhs(equation.rhs, env.extend(**bindings), signature)
+            branches.append((sp.And(*conditions), rhs))
+        body = branches[-1][1]  # Lean checked that the equations cover every case
+        for condition, rhs in reversed(branches[:-1]):
+            body = (V.PropIte if signature.truth else V.LeanIte)(condition, rhs, body)
+        return dummies, body
+
+    def _member_rhs(self, term: T.Term, env: Env, signature: MemberSignature) -> sp.Basic:
+        if signature.truth:
+            return self.prop(term, env)
+        value = self.elab(term, env, signature.result)
+        if value.is_fn:
+            raise Untranslatable("a recursive definition whose value is a function")
+        return self.coerce(value, signature.result).expr
 
 
 def _mentions_unsolved(term: T.Term, implicit: set[str], env: Env) -> bool:
@@ -325,3 +493,37 @@ def _extra_prop_args(decl: Declaration) -> int:
             count += 1
         rest = rest.body
     return count
+
+
+def _mentions(decl: Declaration, declarations: dict[str, Declaration]) -> set[str]:
+    """The project definitions ``decl``'s body or equations mention."""
+    terms = [decl.value] if decl.value is not None else [eq.rhs for eq in decl.equations]
+    return {name for term in terms for name in T.constants(term) if name in declarations}
+
+
+def _match(name: str, pattern: T.Term, value: Value, conditions: list, bindings: dict) -> None:
+    """A pattern of an equation against the parameter ``value``: the conditions under which
+    it matches (appended) and the variables it binds (added). ``n + k`` matches ``value ≥ k``
+    on ℕ and binds ``n`` to ``value - k``."""
+    if isinstance(pattern, T.Var):
+        bindings[pattern.name] = value
+        return
+    if isinstance(pattern, T.Hole):
+        return
+    if isinstance(pattern, T.Const) and pattern.name == "Nat.zero":
+        pattern = T.Lit(0)
+    if isinstance(pattern, T.Lit) and isinstance(pattern.value, int):
+        conditions.append(sp.Eq(value.expr, pattern.value))
+        return
+    if isinstance(pattern, T.App) and isinstance(pattern.fn, T.Const) and value.ty.kind == "Nat":
+        inner = None
+        if pattern.fn.name == "Nat.succ" and len(pattern.args) == 1:
+            inner, k = pattern.args[0], 1
+        elif (pattern.fn.name == "HAdd.hAdd" and len(pattern.args) == 2
+              and isinstance(pattern.args[1], T.Lit) and isinstance(pattern.args[1].value, int)):
+            inner, k = pattern.args[0], pattern.args[1].value
+        if inner is not None:
+            conditions.append(sp.Ge(value.expr, k))
+            _match(name, inner, Value(value.expr - k, value.ty), conditions, bindings)
+            return
+    raise Untranslatable(f"pattern {pattern} in the equations of {name}")

@@ -132,7 +132,8 @@ class Env(dict):
 
     def __init__(self, parent: Any = (), /, **values: Any) -> None:
         super().__init__(parent, **values)
-        self.recursion: "RecursiveStep | None" = getattr(parent, "recursion", None)
+        self.recursion: "RecursiveStep | RecursiveSystem | None" = getattr(parent, "recursion",
+                                                                           None)
 
     def extend(self, **values: Any) -> "Env":
         child = Env(self)
@@ -170,6 +171,34 @@ class RecursiveStep:
     previous: "Value"
     params: tuple[str, ...]
     extra_proofs: int
+
+    def calls(self, name: str) -> bool:
+        return name == self.name
+
+
+@dataclass(frozen=True)
+class MemberSignature:
+    """A member of a recursive system: its explicit parameters' types in order (``None`` for
+    a proof, which is not passed), its result type, and whether that is a proposition."""
+
+    params: tuple[Ty | None, ...]
+    result: Ty
+    truth: bool
+
+
+@dataclass(frozen=True)
+class RecursiveSystem:
+    """The definitions of one recursive system (a definition, or a ``mutual`` block) whose
+    bodies are being elaborated: a call of a member is a
+    :class:`~mirror.recursion.RecursiveCall`."""
+
+    members: dict[str, MemberSignature]
+
+    def calls(self, name: str) -> bool:
+        return name in self.members
+
+    def __hash__(self) -> int:
+        return id(self)
 
 
 @dataclass
