@@ -28,8 +28,9 @@ from sympy.logic.boolalg import BooleanFunction
 
 #: Body evaluations (one per pending call) one application may spend, for the whole batch.
 STEP_BUDGET = 20_000
-#: Rounds of the work list (the longest chain of calls waiting on each other).
-ROUND_BUDGET = 2_000
+#: Rounds of the work list: a chain of ``d`` calls each waiting on the next takes ``2 d``
+#: rounds (down to the call that returns, then back up).
+ROUND_BUDGET = 3_000
 
 # --------------------------------------------------------------------------------------------
 # Nodes
@@ -99,23 +100,32 @@ def _settle(rt: Any, system: System, ready: list[Key]) -> dict:
     """Evaluate the calls ``ready`` and every call they need, within the budget."""
     memo: dict[Key, Any] = {}
     waiting: dict[Key, set[Key]] = {}
+    dependents: dict[Key, list[Key]] = {}
     steps = rounds = 0
     while ready and rounds < ROUND_BUDGET and steps < STEP_BUDGET:
         ready = ready[: STEP_BUDGET - steps]
         rounds += 1
         steps += len(ready)
         queued: dict[Key, None] = {}
+        blocked, resolved = [], []
         for member in dict.fromkeys(k[0] for k in ready):
             keys = [k for k in ready if k[0] == member]
             for key, (value, missing) in zip(keys, _bodies(rt, system, member, keys, memo)):
                 if missing:
                     waiting[key] = missing
-                    queued.update((m, None) for m in missing if m not in memo and m not in waiting)
+                    blocked.append(key)
+                    for call in missing:
+                        dependents.setdefault(call, []).append(key)
+                        if call not in waiting:
+                            queued[call] = None
                 else:
                     memo[key] = value
                     waiting.pop(key, None)
-        unblocked = [k for k, missing in waiting.items() if all(m in memo for m in missing)]
-        ready = list(dict.fromkeys([*queued, *unblocked]))
+                    resolved.append(key)
+        candidates = [*blocked, *(d for r in resolved for d in dependents.pop(r, ()))]
+        unblocked = [k for k in dict.fromkeys(candidates)
+                     if k in waiting and all(m in memo for m in waiting[k])]
+        ready = list(dict.fromkeys([*(q for q in queued if q not in memo), *unblocked]))
     return memo
 
 

@@ -287,7 +287,7 @@ class Unfolding:
         step_env[t_name] = Value(t_sym, NAT)
         step_env.recursion = RecursiveStep(
             decl.name, Value.of(prev, value_ty),
-            tuple(b.name for b in self._explicit_params(decl)), _extra_prop_args(decl))
+            tuple(b.name for b in self._explicit_params(decl)), _extra_prop_args(decl), t_name)
         for pattern in step_eq.patterns[1:]:
             if isinstance(pattern, T.Var):
                 step_env[pattern.name] = Value(sp.true, PROP)
@@ -310,6 +310,9 @@ class Unfolding:
                     f"recursive call of {step.name}",
                     "only recursion with unchanged parameters is supported",
                 )
+        if len(args) <= len(step.params) or args[len(step.params)] != T.Var(step.argument):
+            raise Untranslatable(f"recursive call of {step.name}",
+                                 "a fold on ℕ calls itself on the predecessor only")
         skip = len(step.params) + 1 + step.extra_proofs
         return self.apply(step.previous, [(a, env) for a in args[skip:]], expected)
 

@@ -164,13 +164,15 @@ class KnownType:
 
 @dataclass(frozen=True)
 class RecursiveStep:
-    """The step of a recursive definition being elaborated: its own call reads ``previous``
-    when the explicit parameters are passed unchanged."""
+    """The step ``| t + 1 => …`` of a recursive definition being elaborated: its own call
+    reads ``previous`` when the explicit parameters are passed unchanged and the recursion
+    argument is ``t`` (named ``argument``)."""
 
     name: str
     previous: "Value"
     params: tuple[str, ...]
     extra_proofs: int
+    argument: str = ""
 
     def calls(self, name: str) -> bool:
         return name == self.name
