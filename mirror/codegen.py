@@ -292,6 +292,22 @@ class PropertyPrinter(Printer):
         base, step, n = expr.args
         return f"rt.nat_rec({self._print(base)}, {self._print(step)}, {self._print(n)})"
 
+    def _print_RecursiveEval(self, expr):
+        name, system, *args = expr.args
+        members = ", ".join(
+            f"{member.name!r}: ({bool(truth)}, (lambda rt, call, "
+            f"{', '.join(self._print(v) for v in body.variables)}: {self._print(body.expr)}))"
+            for member, body, truth in system.args)
+        rendered = ", ".join([f"{{{members}}}", repr(name.name), *(self._print(a) for a in args)])
+        return f"rt.recursive({rendered})"
+
+    def _print_RecursiveCall(self, expr):
+        name, *args = expr.args
+        return f"call({', '.join([repr(name.name), *(self._print(a) for a in args)])})"
+
+    _print_RecursiveEvalTruth = _print_RecursiveEval
+    _print_RecursiveTruth = _print_RecursiveCall
+
     def _print_Tabulate(self, expr):
         lam, sizes = expr.args
         return f"rt.tabulate({self._print(lam)}, {self._print(sizes)})"

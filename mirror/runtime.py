@@ -438,6 +438,12 @@ class NumpyRuntime(Propositions, NumpyFunctions):
             result = self._where(n == t + 1, current, result)
         return result
 
+    def recursive(self, system, name: str, *args):
+        """A recursive definition applied, evaluated with a step budget (:mod:`mirror.recursion`)."""
+        from mirror.recursion import evaluate
+
+        return evaluate(self, system, name, args)
+
     # ---- integrals ----------------------------------------------------------------------------
 
     inf = np.inf

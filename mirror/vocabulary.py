@@ -14,7 +14,7 @@ import math
 from typing import Callable
 
 import sympy as sp
-from sympy.logic.boolalg import Boolean, BooleanFunction
+from sympy.logic.boolalg import BooleanFunction
 
 from mirror.types import BOOL, COMPLEX, ENNREAL, INT, NAT, NNREAL, PNAT, PROP, REAL
 
@@ -644,12 +644,6 @@ class MulVec(sp.Function):
     nargs = 2
 
 
-class LMatOf(sp.Function):
-    """A matrix built entrywise ``fun i j => body`` over ``(m, n)``: ``Lambda((i, j), body), m, n``."""
-
-    nargs = 3
-
-
 class ArrayEq(BooleanFunction):
     """Equality of two array-valued terms (matrices, vectors, functions on ``Fin n``)."""
 
@@ -793,15 +787,11 @@ CONSTANTS: dict[str, tuple] = {
 }
 
 
-
-__all__ = [
-    name
-    for name in (
-        "LeanDiv NatDiv IntDiv NatMod NatSub LeanLog LeanSqrt LeanRpow LeanIte FinSum FinProd "
-        "LMatSum FinAll FinExists PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
-        "LMatInv LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
-        "LMatOf ArrayEq Holds LeanIntegral PosDef LMatDet LeanTan LeanCot LeanArcsin NatSqrt "
-        "NatLog NatChoose NatGcd NatLcm IntTDiv IntFDiv IntTMod IntFMod ENNSub ENNMul ENNInv "
-        "ENNAdd ENNToReal FUNCTIONS CONSTANTS"
-    ).split()
-]
+__all__ = (
+    "LeanDiv NatDiv IntDiv NatMod NatSub LeanLog LeanSqrt LeanRpow LeanIte FinSum FinProd "
+    "LMatSum FinAll FinExists PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
+    "LMatInv LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
+    "ArrayEq Holds LeanIntegral PosDef LMatDet LeanTan LeanCot LeanArcsin NatSqrt "
+    "NatLog NatChoose NatGcd NatLcm IntTDiv IntFDiv IntTMod IntFMod ENNSub ENNMul ENNInv "
+    "ENNAdd ENNToReal FUNCTIONS CONSTANTS"
+).split()
