@@ -237,7 +237,10 @@ def _big_operator(tr: Elab, args, env, expected, kind: str) -> Value:
         neutral = sp.Integer(0) if kind == "sum" else sp.Integer(1)
         body = V.LeanIte(cond(var), body, neutral)
     cls = V.FinSum if kind == "sum" else V.FinProd
-    return Value(cls(sp.Lambda(var, body), lo, hi), ty)
+    total = cls(sp.Lambda(var, body), lo, hi)
+    if ty is not None and ty.kind == "Fin":  # Fin n and ZMod n: the total wraps modulo n
+        total = V.FinWrap(total, ty.args[0])
+    return Value(total, ty)
 
 
 @form("Finset.sum")

@@ -226,8 +226,14 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         return np.maximum(np.asarray(a, dtype=np.int64) - np.asarray(b, dtype=np.int64), 0)
 
     def fin_wrap(self, x, n):
+        """``x mod n`` (``Fin n``, ``ZMod n``); an integer that arrives as a float (a power
+        computed in floating point) is rounded, not truncated (15.999… is 16)."""
         n = np.asarray(n, dtype=np.int64)
-        return np.mod(np.asarray(x, dtype=np.int64), np.where(n == 0, 1, n))
+        x = np.asarray(x)
+        if not np.issubdtype(x.dtype, np.integer):
+            with np.errstate(invalid="ignore"):
+                x = np.rint(x.astype(float))
+        return np.mod(x.astype(np.int64), np.where(n == 0, 1, n))
 
     def power(self, x, k):
         """Monoid power with a natural exponent (``0 ^ 0 = 1``)."""

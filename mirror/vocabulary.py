@@ -44,6 +44,8 @@ class NatDiv(sp.Function):
     """``ℕ`` division: floor, ``n / 0 = 0``."""
 
     nargs = 2
+    is_integer = True  # an integer-valued function: a power with it as exponent is a monoid power
+    is_nonnegative = True
 
     @classmethod
     def eval(cls, a, b):
@@ -58,6 +60,7 @@ class IntDiv(sp.Function):
     """``ℤ`` division as in Lean 4 core (``Int.div`` is Euclidean: ``Int.ediv``), ``x / 0 = 0``."""
 
     nargs = 2
+    is_integer = True
 
     @classmethod
     def eval(cls, a, b):
@@ -74,6 +77,8 @@ class NatMod(sp.Function):
     """``ℕ``/``ℤ`` remainder as Lean defines it: ``n % 0 = n``; Euclidean for ℤ."""
 
     nargs = 2
+    is_integer = True
+    is_nonnegative = True
 
     @classmethod
     def eval(cls, a, b):
@@ -88,6 +93,8 @@ class NatSub(sp.Function):
     """``ℕ`` subtraction, truncated at zero: ``2 - 5 = 0``."""
 
     nargs = 2
+    is_integer = True
+    is_nonnegative = True
 
     @classmethod
     def eval(cls, a, b):
@@ -208,6 +215,8 @@ class NatSqrt(sp.Function):
     """``Nat.sqrt n``: the largest ``r`` with ``r * r ≤ n``."""
 
     nargs = 1
+    is_integer = True
+    is_nonnegative = True
 
     @classmethod
     def eval(cls, n):
@@ -221,6 +230,7 @@ class _IntBinary(sp.Function):
     its value when the second argument is known to be ``0`` (a function of the first)."""
 
     nargs = 2
+    is_integer = True
     _exact: Callable[[int, int], int]
     _on_zero: Callable[[sp.Basic], sp.Basic] | None = None
 
@@ -557,6 +567,8 @@ class FinWrap(sp.Function):
     """``Fin n`` arithmetic wraps: ``FinWrap(x, n) = x mod n``."""
 
     nargs = 2
+    is_integer = True
+    is_nonnegative = True
 
     @classmethod
     def eval(cls, x, n):
