@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mirror.impl.fractional import AccretiveParams, estimate_bounds, fractional_apply, fractional_power_reference
-from mirror.impl.quadrature import build_rule
+from mirror.bundled.impl.fractional import AccretiveParams, estimate_bounds, fractional_apply, fractional_power_reference
+from mirror.bundled.impl.quadrature import build_rule
 
 CASES = ((64, 1024), (256, 1024), (512, 1024))
 

@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from bench._common import fla_chunk_runner, fla_naive, race, threads
-from mirror.impl.ops import causal_gqa, chunk_gated_delta_rule, gated_delta_rule, l2norm
+from mirror.bundled.impl.ops import causal_gqa, chunk_gated_delta_rule, gated_delta_rule, l2norm
 
 
 def gqa_contenders(s: int, hkv: int = 2, g: int = 4, d: int = 64) -> dict[str, Callable]:

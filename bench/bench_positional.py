@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from mirror.impl.positional import causal_convolution_head, causal_softmax_head
+from mirror.bundled.impl.positional import causal_convolution_head, causal_softmax_head
 
 
 def best_time(run: Callable[[], np.ndarray], repeats: int) -> tuple[float, np.ndarray]:

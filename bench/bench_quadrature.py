@@ -14,7 +14,7 @@ import argparse
 import json
 import time
 
-from mirror.impl.quadrature import PLACEMENTS, best_errors, build_rule, error_table
+from mirror.bundled.impl.quadrature import PLACEMENTS, best_errors, build_rule, error_table
 
 EXPONENTS = (0.25, 0.5, 0.75)
 COUNTS = tuple(range(4, 17))

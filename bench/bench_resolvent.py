@@ -4,7 +4,7 @@ One causal softmax head with a readout ``O = W V``, float64, ``d = value_dim = 6
 
 - ``torch SDPA``: ``torch.nn.functional.scaled_dot_product_attention(is_causal=True)``, the
   reference every ratio is taken against;
-- ``operator then readout``: :func:`mirror.impl.resolvent.operator` at ``SOFTMAX`` then
+- ``operator then readout``: :func:`mirror.bundled.impl.resolvent.operator` at ``SOFTMAX`` then
   :func:`readout` (default BLAS path; ``W`` is materialised as complex128 ``[n, n]``);
 - ``operator(real=True) then readout``: the same two steps with ``W``'s real plane (float64
   ``[n, n]``; the operator is real at ``g = 0``);
@@ -36,7 +36,7 @@ from typing import Callable
 import numpy as np
 
 from bench._common import threads
-from mirror.impl.resolvent import SOFTMAX, operator, operator_readout, readout
+from mirror.bundled.impl.resolvent import SOFTMAX, operator, operator_readout, readout
 
 REFERENCE = "torch SDPA float64"
 CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}

@@ -36,7 +36,7 @@ import numpy as np
 from bench._common import threads
 from bench.bench_ops import deltanet_contenders, gqa_contenders
 from bench.bench_resolvent import race_medians
-from mirror.impl.resolvent import SOFTMAX, operator, operator_readout, readout
+from mirror.bundled.impl.resolvent import SOFTMAX, operator, operator_readout, readout
 
 #: Largest n at which the reproducible resolvent path is timed.
 EXACT_CAP = 2048

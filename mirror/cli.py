@@ -266,7 +266,7 @@ def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
 
     A NumPy kernel is never ``proved``: no Lean proof is about it. The evidence comes from a
     report JSON (``--report``) or from a conformance run of the Op Specs' definitions now."""
-    from mirror.models.spec import conformance_names, op_statuses
+    from mirror.bundled.models.spec import conformance_names, op_statuses
 
     if args.report is not None:
         path = Path(args.report)
@@ -291,7 +291,7 @@ def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _cmd_models(args: argparse.Namespace) -> int:
-    from mirror.models.spec import available_model_specs, load_model_spec, node_statuses
+    from mirror.bundled.models.spec import available_model_specs, load_model_spec, node_statuses
 
     keys = args.model or available_model_specs()
     unknown = [k for k in keys if k not in available_model_specs()]
@@ -314,7 +314,7 @@ def _cmd_models(args: argparse.Namespace) -> int:
 
 
 def _cmd_experiment(args: argparse.Namespace) -> int:
-    from mirror.experiments import fractional
+    from mirror.bundled.experiments import fractional
 
     options: dict[str, Any] = {}
     if args.seeds is not None:

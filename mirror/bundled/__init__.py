@@ -4,12 +4,12 @@ The repository root is a Lake project (``lakefile.toml``, sources in ``lean/``) 
 leanmirror like any other: its definitions are bound to implementations through its own
 configuration (``[tool.leanmirror]`` in the root ``pyproject.toml``). Its domain code is
 
-- ``mirror/impl`` — the NumPy kernels (resolvent operator, positional heads, fractional-power
-  layer, the Op Specs in ``mirror/impl/ops``);
+- ``mirror/bundled/impl`` — the NumPy kernels (resolvent operator, positional heads,
+  fractional-power layer, the Op Specs in ``mirror/bundled/impl/ops``);
 - ``mirror/bundled/adapters.py`` — the calls of those kernels whose signature differs from
   the Lean definition's;
-- ``mirror/models`` — model specifications composed of Op Specs;
-- ``mirror/experiments`` — experiments on the bundled layers.
+- ``mirror/bundled/models`` — model specifications composed of Op Specs;
+- ``mirror/bundled/experiments`` — experiments on the bundled layers.
 
 Nothing else in ``mirror`` names the bundled project's constants.
 """
@@ -37,7 +37,7 @@ def bundled_bindings() -> dict:
 
 def op_bindings() -> tuple:
     """The bindings of the Op Specs with a Lean definition (``OP_SPECS`` entries)."""
-    from mirror.impl.ops import OP_SPECS
+    from mirror.bundled.impl.ops import OP_SPECS
 
     table = bundled_bindings()
     return tuple(table[s.lean_name] for s in OP_SPECS.values()

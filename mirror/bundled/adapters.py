@@ -1,7 +1,7 @@
 """Adapters of the bundled project: its kernels called the way its Lean definitions read.
 
 The bundled Lean project (``lean/Mirror``) binds its definitions to the kernels of
-``mirror/impl`` through its configuration (``[tool.leanmirror.bindings]`` in the repository's
+``mirror/bundled/impl`` through its configuration (``[tool.leanmirror.bindings]`` in the repository's
 ``pyproject.toml``); each kernel whose argument order or layout differs from the Lean
 definition's gets one adapter here, ``adapter(kernel, args, dims) -> value`` with ``args`` the
 definition's explicit arguments in Lean's order.
@@ -47,7 +47,7 @@ def resolvent_head(operator: Callable, args: list, dims: list) -> complex:
     """Per draw: the operator reads one sequence, over the prefix ``0…max(i, j)`` that each
     draw's ``i, j`` choose (and its ``d``)."""
     d, beta, qk, g, q, k, u, theta, i, j = args
-    from mirror.impl.resolvent import Switches
+    from mirror.bundled.impl.resolvent import Switches
 
     i, j = _as_int(i), _as_int(j)
     n = max(i, j) + 1
@@ -93,7 +93,7 @@ def positional_head(head: Callable, args: list, dims: list) -> float:
     return float(head(a, v)[i])
 
 
-# ---- the Op Specs (spec: op-specs.txt; Lean: lean/Mirror/Ops/, kernels: mirror/impl/ops/) ----
+# ---- the Op Specs (spec: op-specs.txt; Lean: lean/Mirror/Ops/, kernels: mirror/bundled/impl/ops/) ----
 #
 # One adapter per Op Spec whose kernel's argument order or layout differs from the Lean
 # definition's; the rest use the default calling convention. Each returns the value of the Lean
@@ -360,8 +360,8 @@ def accretive(params: Callable, args: list, dims: list) -> np.ndarray:
 
 
 def accretive_layer(fractional_apply: Callable, args: list, dims: list) -> np.ndarray:
-    from mirror.impl.fractional import AccretiveParams
-    from mirror.impl.quadrature import QuadratureRule
+    from mirror.bundled.impl.fractional import AccretiveParams
+    from mirror.bundled.impl.quadrature import QuadratureRule
 
     lower, delta, upper, r, lam, w = args
     a = AccretiveParams(_matrix_square(lower, "L"), float(delta), _matrix_square(upper, "U"))

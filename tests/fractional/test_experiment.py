@@ -13,7 +13,7 @@ import sklearn  # noqa: F401
 import torch
 
 from bridge.errors import InvalidArgument
-from mirror.experiments.fractional import load_cifar, parameter_counts, run
+from mirror.bundled.experiments.fractional import load_cifar, parameter_counts, run
 
 
 def test_parameter_counts_are_matched() -> None:
@@ -73,8 +73,8 @@ def test_cifar_reader_refuses_foreign_pickles(tmp_path) -> None:
 
 def test_torch_accretive_mixer_computes_the_fractional_power() -> None:
     """The training block's solve-based operator agrees with scipy's A^r (float32 tolerance)."""
-    from mirror.experiments.fractional import _build_model
-    from mirror.impl.fractional import fractional_power_reference
+    from mirror.bundled.experiments.fractional import _build_model
+    from mirror.bundled.impl.fractional import fractional_power_reference
 
     torch.manual_seed(3)
     model = _build_model("accretive", width=64, depth=1, features=64, classes=10, r=0.5,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.linalg import fractional_matrix_power
 
 from bridge.errors import InvalidArgument, LeanMirrorError
-from mirror.impl.fractional import (
+from mirror.bundled.impl.fractional import (
     AccretiveParams,
     BoundsScheduler,
     SolveFailure,
@@ -22,7 +22,7 @@ from mirror.impl.fractional import (
     matched_ranks,
     symmetric_block,
 )
-from mirror.impl.quadrature import build_rule, scalar_error
+from mirror.bundled.impl.quadrature import build_rule, scalar_error
 
 
 def _rule(params: AccretiveParams, r: float, m: int = 16, placement: str = "rational"):

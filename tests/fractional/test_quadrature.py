@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bridge.errors import InvalidArgument
-from mirror.impl.quadrature import (
+from mirror.bundled.impl.quadrature import (
     PLACEMENTS,
     best_errors,
     build_rule,

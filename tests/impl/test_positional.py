@@ -2,7 +2,7 @@
 
 The reference below is the theorem's left-hand side written as a plain double loop over
 ``Finset.range (i + 1)``, with Lean's truncated ``ℕ`` subtraction spelled out; it shares no
-code with :mod:`mirror.impl.positional`.
+code with :mod:`mirror.bundled.impl.positional`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bridge.errors import InvalidArgument
-from mirror.impl.positional import (
+from mirror.bundled.impl.positional import (
     causal_convolution_head,
     causal_softmax_head,
     truncated_subtraction,

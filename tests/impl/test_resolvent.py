@@ -1,7 +1,7 @@
 """The resolvent operator's 17 spec tests (``spec/resolvent-operator.txt``), plus a few extras.
 
 The references below are written here, as plain Python triple loops over small ``n`` and a
-plain NumPy causal softmax; they share no code with :mod:`mirror.impl.resolvent`. Complex
+plain NumPy causal softmax; they share no code with :mod:`mirror.bundled.impl.resolvent`. Complex
 products in the references are taken on ``(re, im)`` pairs by the textbook formula, one
 rounding per operation, which is what makes the bitwise comparisons meaningful.
 
@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from bridge.errors import InvalidArgument, LeanMirrorError
-from mirror.impl import resolvent
-from mirror.impl.resolvent import (
+from mirror.bundled.impl import resolvent
+from mirror.bundled.impl.resolvent import (
     PATH_PRODUCT,
     SOFTMAX,
     UNNORMALIZED_KERNEL,
@@ -34,12 +34,12 @@ from mirror.impl.resolvent import (
 
 
 def operator(*args, **kwargs) -> np.ndarray:
-    """:func:`mirror.impl.resolvent.operator` on its reproducible path."""
+    """:func:`mirror.bundled.impl.resolvent.operator` on its reproducible path."""
     return resolvent.operator(*args, exact_order=True, **kwargs)
 
 
 def readout(*args, **kwargs) -> np.ndarray:
-    """:func:`mirror.impl.resolvent.readout` on its reproducible path."""
+    """:func:`mirror.bundled.impl.resolvent.readout` on its reproducible path."""
     return resolvent.readout(*args, exact_order=True, **kwargs)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from bridge.errors import InvalidArgument
-from mirror.impl.resolvent import (
+from mirror.bundled.impl.resolvent import (
     PATH_PRODUCT,
     SOFTMAX,
     UNNORMALIZED_KERNEL,
@@ -313,7 +313,7 @@ def test_softmax_rows_normalised_by_reciprocals_stay_at_most_one():
 def test_normalising_by_a_reciprocal_never_exceeds_one_nor_moves_more_than_two_ulps():
     # Totals across the exponent range; an entry equal to its row's total (the largest an
     # entry can be) is normalised to at most 1, every entry to within 2 ulps of its quotient.
-    from mirror.impl._resolvent_eval import _normalise_rows
+    from mirror.bundled.impl._resolvent_eval import _normalise_rows
 
     rng = np.random.default_rng(16)
     totals = np.exp(rng.uniform(-700.0, 700.0, 4000))[:, None]

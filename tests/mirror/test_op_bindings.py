@@ -12,7 +12,7 @@ import pytest
 
 from bridge.scanner import scan_project
 from mirror.binding import BINDINGS, OP_BINDINGS, Binding
-from mirror.impl.ops import OP_SPECS, rmsnorm
+from mirror.bundled.impl.ops import OP_SPECS, rmsnorm
 from mirror.pipeline import CheckSettings, build_mirrors, check_mirror
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,13 +73,13 @@ def test_a_kernel_that_forgets_the_weight_is_refuted(extraction, conformance):
     real = check_mirror(conformance["Mirror.Ops.rmsnorm.conformance"], SMALL)
     assert real.mirror_status == "tested", real.reason
     # … a local table binding a weightless kernel to the same Lean definition does not
-    wrong = Binding("Mirror.Ops.rmsnorm", "mirror.impl.ops:rmsnorm_unit", _weightless_rmsnorm,
+    wrong = Binding("Mirror.Ops.rmsnorm", "mirror.bundled.impl.ops:rmsnorm_unit", _weightless_rmsnorm,
                     "rmsnorm_unit(eps, x): the weight is ignored")
     mirrors = build_mirrors(extraction, bindings={wrong.lean_name: wrong})
     (mirror,) = [m for m in mirrors if m.name == "Mirror.Ops.rmsnorm.conformance"]
     result = check_mirror(mirror, SMALL)
     assert result.mirror_status == "refuted", result.reason
-    assert result.bound_to == ["mirror.impl.ops:rmsnorm_unit"]
+    assert result.bound_to == ["mirror.bundled.impl.ops:rmsnorm_unit"]
     example = result.counterexample
     eps = np.float64(example["eps"])
     x, w = np.array(example["x"], dtype=float), np.array(example["w"], dtype=float)

@@ -81,7 +81,7 @@ def test_a_false_softmax_row_sum_is_refuted_against_the_operator(tmp_path):
     by_name = {r.name.rsplit(".", 1)[-1]: r for r in result.results}
     assert by_name["softmax_row_sum_two"].mirror_status == "refuted"
     assert by_name["softmax_row_sum_two"].counterexample is not None
-    assert "mirror.impl.resolvent:operator" in by_name["softmax_row_sum_two"].bound_to
+    assert "mirror.bundled.impl.resolvent:operator" in by_name["softmax_row_sum_two"].bound_to
     assert by_name["softmax_row_sum_one"].mirror_status == "tested"
 
 
@@ -167,7 +167,7 @@ def test_the_resolvent_statements_are_tested_against_the_operator():
     against_impl = [
         r for r in by_short.values()
         if r.mirror_status == "tested" and r.examples >= 200
-        and any(b.startswith("mirror.impl.resolvent") for b in r.bound_to)
+        and any(b.startswith("mirror.bundled.impl.resolvent") for b in r.bound_to)
     ]
     assert len(against_impl) >= 12
     assert result.meta["kernel"] is False

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mirror.models.compose import forward
-from mirror.models.spec import load_model_spec
+from mirror.bundled.models.compose import forward
+from mirror.bundled.models.spec import load_model_spec
 
 torch = pytest.importorskip("torch", reason="end-to-end model checks need torch")
 transformers = pytest.importorskip("transformers", reason="end-to-end model checks need transformers")

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops import OP_SPECS
-from mirror.models.spec import (
+from mirror.bundled.impl.ops import OP_SPECS
+from mirror.bundled.models.spec import (
     ModelSpec,
     available_model_specs,
     load_model_spec,

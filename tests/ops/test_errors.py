@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bridge.errors import InvalidArgument
-from mirror.impl import ops
+from mirror.bundled.impl import ops
 
 
 def test_attention_shape_mismatch_names_argument() -> None:

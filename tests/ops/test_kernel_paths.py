@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mirror.impl import ops
-from mirror.impl.ops import attention
+from mirror.bundled.impl import ops
+from mirror.bundled.impl.ops import attention
 
 
 def _problem(seed: int, s: int, length: int, hkv: int, g: int, d: int, batch=(), scale=1.0):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mirror.impl import ops
+from mirror.bundled.impl import ops
 
 _RNG_SEED = 20240601
 

@@ -15,7 +15,7 @@ import pytest
 # `make test`): a missing one is an error, never a silently skipped conformance check
 import torch
 
-from mirror.impl import ops
+from mirror.bundled.impl import ops
 
 pytestmark = pytest.mark.reference
 

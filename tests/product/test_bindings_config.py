@@ -346,7 +346,7 @@ def test_binding_error_is_not_a_refusal(tmp_path):
 def test_the_bundled_project_binds_through_its_own_configuration():
     """The repository root is a Lake project configured like any other: every Op Spec with
     a Lean definition is bound there, and its catalog lists the Lean-less one as UNKNOWN."""
-    from mirror.impl.ops import OP_SPECS
+    from mirror.bundled.impl.ops import OP_SPECS
     from mirror.registry import catalog_rows
     from mirror.report import build_report
 
@@ -362,7 +362,7 @@ def test_the_bundled_project_binds_through_its_own_configuration():
     assert report["op_specs_title"] == "Op Specs"
     rows = {r["op"]: r for r in report["op_specs"]}
     assert rows["slidingDecodeGQA"]["lean"] == "UNKNOWN"
-    assert rows["sigmoid"]["kernel"] == "mirror.impl.ops.scalar:sigmoid"
+    assert rows["sigmoid"]["kernel"] == "mirror.bundled.impl.ops.scalar:sigmoid"
 
 
 def test_a_function_that_raises_is_the_rows_error_naming_the_binding(tmp_path):

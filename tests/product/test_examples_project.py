@@ -262,7 +262,7 @@ def test_a_generated_mirror_whose_binding_fails_names_the_binding(fresh_project,
 
 
 def test_generic_code_names_no_bundled_constant():
-    """Only the bundled project's domain code (mirror/impl, models, experiments, bundled) and
+    """Only the bundled project's domain code (mirror/bundled/impl, models, experiments, bundled) and
     its configuration name ``Mirror.*`` constants."""
     offenders = []
     for path in sorted((REPO / "mirror").glob("*.py")):

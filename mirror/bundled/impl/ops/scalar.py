@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from mirror.impl.ops._checks import _array, _dtype, _per_row
+from mirror.bundled.impl.ops._checks import _array, _dtype, _per_row
 
 #: √(2/π), the constant of the tanh approximation of GELU.
 _SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))

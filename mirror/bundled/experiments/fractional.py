@@ -33,8 +33,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.fractional import SolveFailure, estimate_bounds
-from mirror.impl.quadrature import build_rule, error_table
+from mirror.bundled.impl.fractional import SolveFailure, estimate_bounds
+from mirror.bundled.impl.quadrature import build_rule, error_table
 
 #: Block kinds, in the order results and plots list them.
 KINDS = ("linear", "symmetric", "accretive")

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _dtype, _int_array, _natural, _scalar
+from mirror.bundled.impl.ops._checks import _array, _dtype, _int_array, _natural, _scalar
 
 
 def inv_freq(theta: Any, denom: Any, active: Any, i: Any, *, dtype: Any = None) -> np.ndarray:

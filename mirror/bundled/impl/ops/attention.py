@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _broadcast_batch, _dtype, _int_array, _natural, _scalar
-from mirror.impl.ops.scalar import sigmoid
+from mirror.bundled.impl.ops._checks import _array, _broadcast_batch, _dtype, _int_array, _natural, _scalar
+from mirror.bundled.impl.ops.scalar import sigmoid
 
 
 def softmax(s: Any, visible: Any = None, *, dtype: Any = None) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.linalg
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _broadcast_batch, _dtype, _natural
+from mirror.bundled.impl.ops._checks import _array, _broadcast_batch, _dtype, _natural
 
 
 def _inputs(alpha: Any, beta: Any, q: Any, k: Any, v: Any, initial_state: Any,

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _dtype, _int_array, _per_row
-from mirror.impl.ops.scalar import gelu_tanh, silu, softcap
+from mirror.bundled.impl.ops._checks import _array, _dtype, _int_array, _per_row
+from mirror.bundled.impl.ops.scalar import gelu_tanh, silu, softcap
 
 
 def _matrix(name: str, value: Any, dt: np.dtype, x: np.ndarray, meaning: str) -> np.ndarray:

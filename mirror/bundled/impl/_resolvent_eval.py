@@ -1,8 +1,8 @@
 """How the resolvent operator is evaluated: the reproducible path and the BLAS path.
 
-Private to :mod:`mirror.impl.resolvent`, which checks arguments and refuses non-finite input
+Private to :mod:`mirror.bundled.impl.resolvent`, which checks arguments and refuses non-finite input
 before anything here runs. Planes are float64 arrays; complex numbers are carried as separate
-real and imaginary planes (see the module doc of :mod:`mirror.impl.resolvent`).
+real and imaginary planes (see the module doc of :mod:`mirror.bundled.impl.resolvent`).
 
 - The reproducible path (``exact_order=True``) sums the logits over ``t`` and the row
   normaliser over ``j`` in fixed order, one rounding per operation, on the whole ``n x n``

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _dtype
-from mirror.impl.ops.scalar import silu
+from mirror.bundled.impl.ops._checks import _array, _dtype
+from mirror.bundled.impl.ops.scalar import silu
 
 
 def causal_conv_silu(x: Any, w: Any, bias: Any = None, *, dtype: Any = None) -> np.ndarray:

@@ -4,7 +4,7 @@ by default and float32 on request (``dtype=``), with leading batch axes where na
 ``OP_SPECS`` maps each Lean Op Spec name (``"rmsnormOffset"``) to its kernel.
 """
 
-from mirror.impl.ops.attention import (
+from mirror.bundled.impl.ops.attention import (
     causal_gqa,
     decode_gqa,
     sigmoid_gate,
@@ -12,13 +12,13 @@ from mirror.impl.ops.attention import (
     sliding_gqa,
     softmax,
 )
-from mirror.impl.ops.conv import causal_conv_silu
-from mirror.impl.ops.deltanet import chunk_gated_delta_rule, gated_delta_rule, gdn_state, gdn_step
-from mirror.impl.ops.linear import embed, gate_up, gelu_mul, linear, lm_head, residual, silu_mul
-from mirror.impl.ops.norm import l2norm, rmsnorm, rmsnorm_gated, rmsnorm_offset, rmsnorm_unit
-from mirror.impl.ops.registry import LEAN_NAMESPACE, OP_SPECS, OpSpec
-from mirror.impl.ops.rope import inv_freq, rope
-from mirror.impl.ops.scalar import gelu_tanh, sigmoid, silu, softcap, softplus
+from mirror.bundled.impl.ops.conv import causal_conv_silu
+from mirror.bundled.impl.ops.deltanet import chunk_gated_delta_rule, gated_delta_rule, gdn_state, gdn_step
+from mirror.bundled.impl.ops.linear import embed, gate_up, gelu_mul, linear, lm_head, residual, silu_mul
+from mirror.bundled.impl.ops.norm import l2norm, rmsnorm, rmsnorm_gated, rmsnorm_offset, rmsnorm_unit
+from mirror.bundled.impl.ops.registry import LEAN_NAMESPACE, OP_SPECS, OpSpec
+from mirror.bundled.impl.ops.rope import inv_freq, rope
+from mirror.bundled.impl.ops.scalar import gelu_tanh, sigmoid, silu, softcap, softplus
 
 __all__ = [
     "LEAN_NAMESPACE",

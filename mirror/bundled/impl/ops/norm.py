@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops._checks import _array, _dtype, _per_row
-from mirror.impl.ops.scalar import silu
+from mirror.bundled.impl.ops._checks import _array, _dtype, _per_row
+from mirror.bundled.impl.ops.scalar import silu
 
 
 def _inv_rms(eps: float | np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ A rule replaces the integral by ``sum_j w_j lam_j**(r-1) t / (lam_j + t)``; its
 *coefficients* ``c_j = (sin(pi r)/pi) w_j lam_j**(r-1)`` make the approximation the real
 rational function ``R(t) = sum_j c_j t / (lam_j + t)`` with poles at ``-lam_j`` (real,
 negative). A matrix ``A`` whose spectrum lies in the right half plane then has
-``A**r ~ sum_j c_j (lam_j I + A)^{-1} A``, which is what :mod:`mirror.impl.fractional` uses.
+``A**r ~ sum_j c_j (lam_j I + A)^{-1} A``, which is what :mod:`mirror.bundled.impl.fractional` uses.
 
 Placements (all return a :class:`QuadratureRule` for an interval ``[delta, Lambda]``):
 

@@ -7,7 +7,7 @@ Parameterization (``spec/fractional-power-layer.txt``)::
 so the symmetric part of ``A`` is ``S`` (positive definite) and ``A`` is accretive:
 ``xᵀ A x = xᵀ S x > 0``; every eigenvalue ``μ`` of ``A`` has ``Re μ ∈ [λ_min(S), λ_max(S)]``
 and ``|Im μ| ≤ ‖K‖₂``. The layer returns ``Y = X (A_ε^r)ᵀ`` (``A_ε = A + ε I``) through the
-resolvent mixture of a :class:`~mirror.impl.quadrature.QuadratureRule`::
+resolvent mixture of a :class:`~mirror.bundled.impl.quadrature.QuadratureRule`::
 
     A_ε^r Xᵀ ≈ Σ_j c_j (λ_j I + A_ε)^{-1} A_ε Xᵀ,   c_j = (sin πr/π) w_j λ_j^{r−1}.
 
@@ -44,7 +44,7 @@ import scipy.linalg
 from scipy.sparse.linalg import LinearOperator, gmres
 
 from bridge.errors import InvalidArgument, LeanMirrorError
-from mirror.impl.quadrature import PLACEMENTS, QuadratureRule, build_rule
+from mirror.bundled.impl.quadrature import PLACEMENTS, QuadratureRule, build_rule
 
 #: Largest width solved directly by ``method="auto"``.
 DIRECT_MAX_WIDTH = 128

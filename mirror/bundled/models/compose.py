@@ -15,8 +15,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops import OP_SPECS
-from mirror.models.spec import ModelSpec
+from mirror.bundled.impl.ops import OP_SPECS
+from mirror.bundled.models.spec import ModelSpec
 
 #: Families :func:`forward` can run.
 COMPOSED_FAMILIES = ("qwen3", "granite", "gemma3", "qwen3_next")

@@ -38,7 +38,7 @@ storing ``W``. The semantics (the normaliser shifted by the row maximum wherever
 exponential could leave the float64 range, live entries, refusals, exact zeros, the path
 product's order) are the same on both paths; values agree to rounding
 (``tests/impl/test_resolvent_fast.py`` states the tolerances). The evaluation itself lives in
-:mod:`mirror.impl._resolvent_eval`. For a real operator (every gate real, e.g. ``g = 0``),
+:mod:`mirror.bundled.impl._resolvent_eval`. For a real operator (every gate real, e.g. ``g = 0``),
 ``operator(..., real=True)`` returns ``W``'s real plane as float64, half the memory of the
 complex128 ``W``, and :func:`readout` reads it without conversion.
 
@@ -55,7 +55,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from bridge.errors import InvalidArgument, LeanMirrorError
-from mirror.impl import _resolvent_eval as _eval
+from mirror.bundled.impl import _resolvent_eval as _eval
 
 __all__ = [
     "NonFinite",

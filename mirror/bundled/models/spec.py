@@ -2,7 +2,7 @@
 
 Model specs are the JSON files beside this module. A node is ``{"name", "op", "layers",
 "params", "basis"}``: ``op`` is a Lean Op Spec name (a key of
-:data:`mirror.impl.ops.OP_SPECS`), ``layers`` says where the node occurs (``"model"``,
+:data:`mirror.bundled.impl.ops.OP_SPECS`), ``layers`` says where the node occurs (``"model"``,
 ``"all"`` or a layer type such as ``"sliding_attention"``), ``basis`` says where the node
 comes from (``"spec"`` text, the ``"transformers"`` implementation, or ``"assumed"``).
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable, Any, Mapping
 
 from bridge.errors import InvalidArgument
-from mirror.impl.ops import OP_SPECS
+from mirror.bundled.impl.ops import OP_SPECS
 
 #: Node statuses, strongest first.
 NODE_STATUSES = ("proved", "tested", "UNKNOWN")
@@ -134,7 +134,7 @@ def model_spec_from_json(data: Any, key: str = "<memory>") -> ModelSpec:
 
 def available_model_specs() -> list[str]:
     """Keys (file stems) of the model specs shipped with leanmirror."""
-    folder = resources.files("mirror.models")
+    folder = resources.files("mirror.bundled.models")
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
@@ -150,7 +150,7 @@ def load_model_spec(key_or_path: str | Path) -> ModelSpec:
                 f"argument 'key_or_path' is {key!r}; expected a spec file or one of "
                 f"{available_model_specs()}"
             )
-        text = resources.files("mirror.models").joinpath(f"{key}.json").read_text(encoding="utf-8")
+        text = resources.files("mirror.bundled.models").joinpath(f"{key}.json").read_text(encoding="utf-8")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
