@@ -85,7 +85,8 @@ class Notation:
             elif item.kind == "binders":
                 items.append({"binders": True})
             else:
-                items.append({"scoped": item.name, "var": item.var, "template": _text(item.template)})
+                items.append({"scoped": item.name, "var": item.var, "template": _text(item.template),
+                              "prec": item.prec})
         return {
             "name": self.name, "items": items, "rhs": _text(self.rhs), "prec": self.prec,
             "scope": self.scope, "apply": self.apply, "namespace": self.namespace,
@@ -105,7 +106,7 @@ class Notation:
                 items.append(Item("binders"))
             else:
                 items.append(Item("scoped", name=row["scoped"], var=row["var"],
-                                  template=tuple(tokenize(row["template"]))))
+                                  template=tuple(tokenize(row["template"])), prec=int(row.get("prec", 0))))
         return cls(tuple(items), tuple(tokenize(data["rhs"])), int(data["prec"]), data.get("scope"),
                    bool(data.get("apply")), data.get("namespace", ""), (), data.get("source", ""),
                    False, data.get("name", ""))
@@ -330,7 +331,9 @@ def _mixfix_items(tokens: Sequence[Token], k: int, arrow: int) -> tuple[Item, ..
             inner = tokens[paren + 1 : close]
             if len(inner) < 4 or inner[0].text != "scoped" or inner[2].text != "=>":
                 raise NotationError("only 'r:(scoped P => …)' holes are read in notation3", tok)
-            items.append(Item("scoped", name=tok.text, var=inner[1].text, template=tuple(inner[3:])))
+            hole_prec, _ = _prec(tokens, k + 1, paren - 1)
+            items.append(Item("scoped", name=tok.text, var=inner[1].text, template=tuple(inner[3:]),
+                              prec=hole_prec or 0))
             k = close + 1
         elif tok.kind == "ident":
             prec, nk = _prec(tokens, k + 1, arrow)
@@ -519,6 +522,7 @@ def _attempt(parser, notation: Notation, left):
 
 def _expand_one(parser, notation: Notation, left):
     from bridge import term as T
+    from bridge.term import Binder
 
     items = notation.items
     values: dict[str, object] = {}
@@ -529,6 +533,7 @@ def _expand_one(parser, notation: Notation, left):
         args.append(left)
         index = 1
     binders: list = []
+    preds: list = []
     for i in range(index, len(items)):
         item = items[i]
         follow = items[i + 1] if i + 1 < len(items) else None
@@ -546,14 +551,18 @@ def _expand_one(parser, notation: Notation, left):
             args.append(value)
         elif item.kind == "binders":
             parser.stops = stop
-            binders, _ = parser.scoped_binders(tuple(stop) or (",",))
+            binders, preds = parser.scoped_binders(tuple(stop) or (",",))
         else:
             parser.stops = stop
-            body = parser.parse_expr(0)
+            body = parser.parse_expr(item.prec)
+            # `⋃ i ∈ s, f i` is `⋃ i, ⋃ (_ : i ∈ s), f i`, as notation3's extended binders read it
+            guards = {name: parser.binder_predicate(name, op, rhs) for name, op, rhs in preds}
             for binder in reversed(binders):
-                scope = dict(values)
-                scope[item.var] = T.Lam((binder,), body)
-                body = _template(parser, item.template, scope, notation)
+                layers = [Binder("_", guards[binder.name]), binder] if binder.name in guards else [binder]
+                for layer in layers:
+                    scope = dict(values)
+                    scope[item.var] = T.Lam((layer,), body)
+                    body = _template(parser, item.template, scope, notation)
             values[item.name] = body
             args.append(body)
     if notation.apply:

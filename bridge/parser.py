@@ -316,7 +316,7 @@ class Parser(BinderSyntax):
         if tok.kind != "sym":
             return False
         text = tok.text
-        if text in ("(", "⟨", "[", "#[", "{", "↑", "⇑", "↥", "¬", "!", "@", "∅", "⌊", "⌈", "?", "λ"):
+        if text in ("(", "⟨", "[", "#[", "![", "!![", "{", "↑", "⇑", "↥", "¬", "!", "@", "∅", "⌊", "⌈", "?", "λ"):
             return True
         if text == "·":
             return self.cdots is not None
@@ -381,6 +381,8 @@ class Parser(BinderSyntax):
             self.pos += 1
             args = self._comma_list("⟩")
             return T.Anon(tuple(args)), MAX_PREC
+        if text in ("![", "!!["):
+            return self._vector(text), MAX_PREC
         if text in ("[", "#["):
             self.pos += 1
             items = self._comma_list("]")
@@ -571,6 +573,36 @@ class Parser(BinderSyntax):
         finally:
             self.abs_depth, self.norm_depth, self.stops = saved
 
+    def _vector(self, opener: str) -> T.Term:
+        """``![a, b]`` (``Matrix.vecCons a (Matrix.vecCons b Matrix.vecEmpty)``) and
+        ``!![a, b; c, d]`` (``Matrix.of`` of its rows), Mathlib's vector and matrix literals."""
+        self.pos += 1
+        rows: list[list[T.Term]] = []
+        while True:
+            row: list[T.Term] = []
+            while not self.at(";", "]"):
+                row.append(self.parse_expr(0))
+                if not self.at(","):
+                    break
+                self.pos += 1
+            rows.append(row)
+            if opener == "![" or not self.at(";"):
+                break
+            self.pos += 1
+        self.expect("]")
+        vectors = []
+        for row in rows:
+            vector: T.Term = T.Const("Matrix.vecEmpty")
+            for item in reversed(row):
+                vector = T.app("Matrix.vecCons", item, vector)
+            vectors.append(vector)
+        if opener == "![":
+            return vectors[0]
+        matrix: T.Term = T.Const("Matrix.vecEmpty")
+        for vector in reversed(vectors):
+            matrix = T.app("Matrix.vecCons", vector, matrix)
+        return T.app("Matrix.of", matrix)
+
     def _paren(self) -> T.Term:
         self.expect("(")
         if self.at(")"):
@@ -627,7 +659,7 @@ class Parser(BinderSyntax):
                     bound_rhs = self._without_bars(lambda: self.parse_expr(51))
                 finally:
                     self.bound.pop()
-                pred = self._binder_predicate(name, op, bound_rhs)
+                pred = self.binder_predicate(name, op, bound_rhs)
             if self.at("|", "//"):
                 sep = self.next().text
                 self.bound.append(name)
@@ -641,6 +673,9 @@ class Parser(BinderSyntax):
                 lam = T.Lam((Binder(name, binder_type),), body)
                 return T.app("Subtype" if sep == "//" else "setOf", lam)
             self.pos = save
+        image = self.set_image()
+        if image is not None:
+            return image
         items = self._comma_list("}")
         result: T.Term = T.app("Singleton.singleton", items[-1])
         for item in reversed(items[:-1]):

@@ -159,6 +159,7 @@ class DeclarationReader:
         """Locate the body start (``:=``, ``|`` on a new line, ``where``) at depth 0."""
         toks = self.tokens
         depth = 0
+        lets = 0  # `let x := v` / `have h : p := q` in the statement own the next `:=`
         for j in range(k, end):
             t = toks[j]
             if t.kind == "sym" and t.text in _OPENERS:
@@ -166,15 +167,42 @@ class DeclarationReader:
             elif t.kind == "sym" and t.text in _CLOSERS:
                 depth = max(0, depth - 1)
             elif depth == 0:
-                if t.kind == "sym" and t.text == ":=":
+                if t.kind == "ident" and t.text in ("let", "have"):
+                    lets += 1
+                elif t.kind == "sym" and t.text == ":=" and lets:
+                    lets -= 1
+                elif t.kind == "sym" and t.text == ":=":
                     return _Signature(None, [], None, j, j)
-                if t.kind == "sym" and t.text == "|" and t.newline_before:
+                if t.kind == "sym" and t.text == "|" and t.newline_before and (
+                        kind in ("inductive", "structure") or self._starts_equations(j, end)):
                     return _Signature(None, [], None, j, j)
                 if t.kind == "ident" and t.text in ("where", "deriving", "extends") and kind in ("structure", "inductive", "instance", "def", "abbrev"):
                     return _Signature(None, [], None, j, j)
                 if kind == "theorem" and t.kind == "ident" and t.text in ("by", "where"):
                     return _Signature(None, [], None, j, j)
         return _Signature(None, [], None, end, end)
+
+    def _starts_equations(self, j: int, end: int) -> bool:
+        """Whether the ``|`` at line start ``j`` begins equations (``| 0 => 1``), not an
+        absolute value continuing the statement (``:`` then ``|x| ≤ 1`` on the next line)."""
+        toks = self.tokens
+        prev = toks[j - 1]
+        if prev.kind == "sym" and prev.text not in _CLOSERS:
+            return False  # after `:` or an operator the statement goes on
+        depth = 0
+        for m in range(j + 1, end):
+            t = toks[m]
+            if t.kind != "sym":
+                continue
+            if t.text in _OPENERS:
+                depth += 1
+            elif t.text in _CLOSERS:
+                depth = max(0, depth - 1)
+            elif depth == 0 and t.text in ("=>", "↦"):
+                return True
+            elif depth == 0 and t.text == "|" and t.newline_before:
+                return False
+        return False
 
     def _parse_signature(self, parser: Parser, kind: str) -> tuple[list[Binder], T.Term | None]:
         binders: list[Binder] = []
