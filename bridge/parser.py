@@ -534,6 +534,8 @@ class Parser(BinderSyntax):
         depth = 0
         while not self.at_end():
             tok = self.tokens[self.pos]
+            if tok.newline_before and tok.column <= self.column_limit:
+                return  # the block of `let x := by tac` ends where the `let` body starts
             if tok.kind == "sym" and tok.text in _CLOSERS:
                 depth += 1
             elif tok.kind == "sym" and tok.text in _CLOSERS.values():
@@ -717,8 +719,11 @@ class Parser(BinderSyntax):
 
     def _let(self) -> T.Term:
         keyword = self.next()
-        name_tok = self.next()
-        if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
+        if keyword.text == "have" and self.at(":"):
+            name_tok = keyword._replace(kind="ident", text="this", parts=("this",))  # `have : p := …`
+        else:
+            name_tok = self.next()
+        if name_tok.kind != "ident" or name_tok.text in KEYWORDS - {"this"}:
             raise self.error(f"unexpected {_describe(name_tok)}", "a name", name_tok)
         mark = len(self.bound)
         try:

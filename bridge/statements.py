@@ -171,6 +171,8 @@ class DeclarationReader:
                     lets += 1
                 elif t.kind == "sym" and t.text == ":=" and lets:
                     lets -= 1
+                elif t.kind == "ident" and t.text == "by" and toks[j - 1].text == ":=" and j - 1 > k:
+                    continue  # `have h : p := by tac` inside the statement
                 elif t.kind == "sym" and t.text == ":=":
                     return _Signature(None, [], None, j, j)
                 if t.kind == "sym" and t.text == "|" and t.newline_before and (
@@ -186,9 +188,8 @@ class DeclarationReader:
         """Whether the ``|`` at line start ``j`` begins equations (``| 0 => 1``), not an
         absolute value continuing the statement (``:`` then ``|x| ≤ 1`` on the next line)."""
         toks = self.tokens
-        prev = toks[j - 1]
-        if prev.kind == "sym" and prev.text not in _CLOSERS:
-            return False  # after `:` or an operator the statement goes on
+        if toks[j - 1].text == ":":
+            return False  # the statement starts on the next line
         depth = 0
         for m in range(j + 1, end):
             t = toks[m]
@@ -200,7 +201,7 @@ class DeclarationReader:
                 depth = max(0, depth - 1)
             elif depth == 0 and t.text in ("=>", "↦"):
                 return True
-            elif depth == 0 and t.text == "|" and t.newline_before:
+            elif depth == 0 and (t.text == ":=" or (t.text == "|" and t.newline_before)):
                 return False
         return False
 
