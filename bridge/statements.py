@@ -93,7 +93,11 @@ class DeclarationReader:
         if body_tok is not None and kind in ("def", "abbrev", "instance", "opaque"):
             value, equations = self._parse_body(full, sig.body_index, end, locals_ + own, resolve)
         proof_tokens = toks[body_start:end]
-        uses_sorry = any(t.kind == "ident" and t.text in ("sorry", "admit") for t in proof_tokens)
+        proof_words = {t.text for t in proof_tokens if t.kind == "ident"}
+        for t in proof_tokens:
+            if t.kind == "proof":
+                proof_words |= t.value  # type: ignore[operator]
+        uses_sorry = "sorry" in proof_words or "admit" in proof_words
         if kind == "axiom":
             status = "stated"
         elif uses_sorry:
@@ -119,8 +123,7 @@ class DeclarationReader:
             # before `include` (Lean < 4.10) a theorem also took the section variables its
             # proof names, such as `variable (b_pos : 0 < b)`; in later Lean a proof naming
             # one without `include` does not elaborate, so this reads both eras right
-            mentioned |= {t.text for t in proof_tokens if t.kind == "ident"} & {
-                v.name for v in variables}
+            mentioned |= proof_words & {v.name for v in variables}
         used_vars = _used_variables(variables, mentioned - set(own) | self.includes(), set(own),
                                     hypotheses=kind == "theorem")
         start_tok = toks[start]
@@ -138,8 +141,7 @@ class DeclarationReader:
                 value=value,
                 equations=tuple(equations),
                 docstring=doc,
-                range=SourceRange(self.file, start_tok.line, start_tok.column, last.line,
-                                  last.column + len(last.text)),
+                range=SourceRange(self.file, start_tok.line, start_tok.column, *_end_position(last)),
                 statement_text=statement_text,
                 proof_text=proof_text,
                 lean_status=status,
@@ -391,6 +393,14 @@ def _used_variables(variables: list[Binder], mentioned: set[str], own: set[str],
         if v.name in used:
             out.append(v)
     return out
+
+
+def _end_position(tok: Token) -> tuple[int, int]:
+    """Line and column just past ``tok`` (a ``proof`` token spans lines)."""
+    breaks = tok.text.count("\n")
+    if not breaks:
+        return tok.line, tok.column + len(tok.text)
+    return tok.line + breaks, len(tok.text) - tok.text.rfind("\n")
 
 
 def _instance_name(tokens: list[Token]) -> str:
