@@ -9,16 +9,20 @@ Builds a corpus of ~200 Lean files by replicating the test fixtures and the bund
 
 Prints files/s and declarations/s and the ratios. Run: ``python bench/bench_scan.py``.
 
-With ``--project DIR`` (a Lake project, e.g. a checkout of PFR) it instead times a whole-project
-scan in a fresh interpreter, start-up included (``scan_project``, as ``leanmirror extract``
-does), beside Python's own ``tokenize`` over Python source of the same size, and prints the share of
-theorem statements that parse without a diagnostic and the most frequent unknown notation.
+With ``--project DIR`` (a Lake project, e.g. a checkout of PFR: 72 Mathlib-style files) it
+instead times a whole-project scan in a fresh interpreter, start-up included (``scan_project``,
+as ``leanmirror extract`` does), in wall-clock and CPU time, beside a bare interpreter start-up
+and Python's own ``tokenize`` over Python source of the same size, and prints the share of
+theorem statements that parse and the most frequent unknown notation. Issue 12 asks for at most
+2 s on such a project; compare the CPU figure when the machine is shared.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
+import resource
 import subprocess
 import sys
 import time
@@ -100,17 +104,31 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ratio lex / Python tokenize:    {t_lex / t_py:.2f}x")
 
 
+def _fresh(command: list[str], repeats: int) -> tuple[float, float]:
+    """Best wall-clock and best CPU time (user + system) of ``command`` in a fresh process."""
+    best_wall = best_cpu = float("inf")
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, check=True, cwd=ROOT)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
+    return best_wall, best_cpu
+
+
 def _project(project: Path, repeats: int) -> None:
-    """Whole-project scan in a fresh interpreter (start-up included), with its parse rate."""
+    """Whole-project scan in a fresh interpreter (start-up included), with its parse rate.
+
+    Wall-clock time depends on what else the machine runs; the CPU time of the child process
+    (user + system) much less, so both are printed, with the load average, beside a bare
+    interpreter start-up and Python's own ``tokenize`` over Python source of the same size."""
     from bridge.scanner import scan_project, unknown_notation
 
     if not project.is_dir():
         raise SystemExit(f"bench_scan: --project {str(project)!r} is not a directory; expected a Lake project")
-    command = [sys.executable, "-c", f"from bridge.scanner import scan_project; scan_project({str(project)!r})"]
-
-    def fresh_scan() -> None:
-        subprocess.run(command, check=True, cwd=ROOT)
-
+    code = f"from bridge.scanner import scan_project; scan_project({str(project)!r})"
     sources = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(project.rglob("*.lean"))
                if ".lake" not in p.parts]
     text = "\n".join(sources)
@@ -121,21 +139,19 @@ def _project(project: Path, repeats: int) -> None:
         for _ in py_tokenize.generate_tokens(io.StringIO(py_text).readline):
             pass
 
-    def startup() -> None:
-        subprocess.run([sys.executable, "-c", "pass"], check=True, cwd=ROOT)
-
-    t_scan = _best(fresh_scan, repeats)
+    wall, cpu = _fresh([sys.executable, "-c", code], repeats)
+    start_wall, start_cpu = _fresh([sys.executable, "-c", "pass"], repeats)
     t_py = _best(python_tokenize, repeats)
-    t_start = _best(startup, repeats)
     extraction = scan_project(project)
     theorems = [d for d in extraction.declarations if d.kind == "theorem"]
     parsed = [d for d in theorems if d.type is not None]
     print(f"project: {project} ({len(sources)} files, {len(text) / 1e6:.2f} M characters)")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"theorem statements parsed: {len(parsed)} / {len(theorems)} = {len(parsed) / max(1, len(theorems)):.1%}")
-    print(f"scan_project, fresh interpreter (start-up included): {t_scan:.3f} s")
-    print(f"bare interpreter start-up:                           {t_start:.3f} s")
+    print(f"scan_project, fresh interpreter (start-up included): {wall:.3f} s wall, {cpu:.3f} s CPU")
+    print(f"bare interpreter start-up:                           {start_wall:.3f} s wall, {start_cpu:.3f} s CPU")
     print(f"Python tokenize, Python source of the same size:     {t_py:.3f} s")
-    print(f"ratio scan / Python tokenize:                        {t_scan / t_py:.2f}x")
+    print(f"ratio scan CPU / Python tokenize:                    {cpu / t_py:.2f}x")
     print("unknown notation (most frequent first):", unknown_notation(extraction)[:10])
 
 
