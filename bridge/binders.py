@@ -239,6 +239,9 @@ class BinderSyntax:
         self.pos += 2 if lower else 1
         mark = len(self.bound)
         try:
+            paren = self.at("(")  # `∫ (x : α), f x`
+            if paren:
+                self.pos += 1
             name_tok = self.next()
             if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
                 raise self.error(f"unexpected {_describe(name_tok)}", "a bound name", name_tok)
@@ -246,6 +249,8 @@ class BinderSyntax:
             if self.at(":"):
                 self.pos += 1
                 ty = self.parse_expr(0)
+            if paren:
+                self.expect(")")
             domain: T.Term | None = None
             upper: T.Term | None = None
             if self.at("in"):

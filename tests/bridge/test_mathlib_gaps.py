@@ -138,3 +138,14 @@ def test_tactic_blocks_are_one_token_that_still_shows_sorry_and_section_hypothes
     tokens = tokenize("structure S where\n  x : ℕ := by\n    exact 1\n  y : ℕ\n")
     proof = next(t for t in tokens if t.kind == "proof")
     assert proof.text == "exact 1" and [t.text for t in tokens[-3:]] == ["y", ":", "ℕ"]
+
+
+def test_congruences_group_equivalences_and_a_typed_integral_binder() -> None:
+    assert statement("theorem t (i j p : ℤ) (h : i ≡ j [ZMOD p]) : True := sorry") == Const("True")
+    decls, _ = scan("theorem t (i j p : ℤ) (h : i ≡ j [ZMOD p]) : True := sorry")
+    assert decls["t"].binders[3].type == app("Int.ModEq", Var("p"), Var("i"), Var("j"))
+    assert scan("theorem t (e : G ≃+ H) (f : G ≃* H) : True := sorry")[0]["t"].binders[1].type == app(
+        "MulEquiv", Const("G"), Const("H"))
+    integral = statement("theorem t (f : ℝ → ℝ) : ∫ (z : ℝ), f z = ∫ z, f z := sorry")
+    assert integral.args[0] == app("MeasureTheory.integral", Const("MeasureTheory.MeasureSpace.volume"),
+                                   Lam((Binder("z", Const("Real")),), App(Var("f"), (Var("z"),))))
