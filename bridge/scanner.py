@@ -77,6 +77,7 @@ class _FileScanner(DeclarationReader):
         self.table: NotationTable = mathlib_notations().extended(list(notations))
         self._table_sources = {n.source for n in notations}
         self._notation_resolvers: dict[str, Callable[[str], str]] = {}
+        self._scopes_cache: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
 
     # -- diagnostics ---------------------------------------------------------------------
     def diag(self, line: int, column: int, message: str, expected: str | None = None,
@@ -129,12 +130,18 @@ class _FileScanner(DeclarationReader):
     def active_scopes(self) -> frozenset[str]:
         """Namespaces whose scoped notations are in force: the open ones (also relative to
         the current namespace) and the current namespace with its prefixes."""
+        opens = tuple(self.opens())
+        key = (self.namespace, opens)
+        cached = self._scopes_cache.get(key)
+        if cached is not None:
+            return cached
         parts = self.namespace.split(".") if self.namespace else []
         active = {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
-        for opened in self.opens():
+        for opened in opens:
             active.add(opened)
             active.update(".".join(parts[:k]) + "." + opened for k in range(1, len(parts) + 1))
-        return frozenset(active)
+        self._scopes_cache[key] = frozenset(active)
+        return self._scopes_cache[key]
 
     def parser(self, tokens: list[Token], locals_: Iterable[str], resolve: Callable[[str], str] | None,
                end_position: tuple[int, int]) -> Parser:
