@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from bridge.commands import (  # noqa: F401 - split_commands is part of this module's interface
-    _CLOSERS, _OPENERS, DECLARATION_KEYWORDS, _matching, _skip_prefix, split_commands,
+    DECLARATION_KEYWORDS, _matching, _skip_prefix, split_commands,
 )
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import ProjectError
@@ -320,16 +320,7 @@ class _FileScanner(DeclarationReader):
                 self.table.add(notation)
 
     def _find_in(self, i: int, end: int) -> int | None:
-        depth = 0
-        for j in range(i, end):
-            t = self.tokens[j]
-            if t.kind == "sym" and t.text in _OPENERS:
-                depth += 1
-            elif t.kind == "sym" and t.text in _CLOSERS:
-                depth = max(0, depth - 1)
-            elif depth == 0 and t.kind == "ident" and t.text == "in":
-                return j
-        return None
+        return self.find_top_level(i, end, lambda t: t.kind == "ident" and t.text == "in")
 
     def _open(self, i: int, end: int) -> str | None:
         toks = self.tokens

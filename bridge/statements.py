@@ -192,20 +192,23 @@ class DeclarationReader:
         toks = self.tokens
         if toks[j - 1].text == ":":
             return False  # the statement starts on the next line
+        found = self.find_top_level(j + 1, end, lambda t: t.kind == "sym" and (
+            t.text in ("=>", "↦", ":=") or (t.text == "|" and t.newline_before)))
+        return found is not None and toks[found].text in ("=>", "↦")
+
+    def find_top_level(self, start: int, end: int, hit: Callable[[Token], bool]) -> int | None:
+        """The first index in ``[start, end)`` of a token outside brackets for which ``hit``."""
+        toks = self.tokens
         depth = 0
-        for m in range(j + 1, end):
+        for m in range(start, end):
             t = toks[m]
-            if t.kind != "sym":
-                continue
-            if t.text in _OPENERS:
+            if t.kind == "sym" and t.text in _OPENERS:
                 depth += 1
-            elif t.text in _CLOSERS:
+            elif t.kind == "sym" and t.text in _CLOSERS:
                 depth = max(0, depth - 1)
-            elif depth == 0 and t.text in ("=>", "↦"):
-                return True
-            elif depth == 0 and (t.text == ":=" or (t.text == "|" and t.newline_before)):
-                return False
-        return False
+            elif depth == 0 and hit(t):
+                return m
+        return None
 
     def _parse_signature(self, parser: Parser, kind: str) -> tuple[list[Binder], T.Term | None]:
         binders: list[Binder] = []
@@ -238,17 +241,9 @@ class DeclarationReader:
                     resolve: Callable[[str], str]) -> tuple[T.Term | None, list[Equation]]:
         toks = self.tokens
         tok = toks[j]
-        stop = end
-        depth = 0
-        for m in range(j + 1, end):
-            t = toks[m]
-            if t.kind == "sym" and t.text in _OPENERS:
-                depth += 1
-            elif t.kind == "sym" and t.text in _CLOSERS:
-                depth = max(0, depth - 1)
-            elif depth == 0 and t.kind == "ident" and t.text in _BODY_STOPS and t.newline_before:
-                stop = m
-                break
+        found = self.find_top_level(j + 1, end, lambda t: t.kind == "ident" and t.text in _BODY_STOPS
+                                    and t.newline_before)
+        stop = end if found is None else found
         if tok.text == ":=":
             if j + 1 >= stop:
                 self.diag(tok.line, tok.column, f"definition {full} has no body", "a term after ':='")
@@ -274,17 +269,7 @@ class DeclarationReader:
                   and (toks[m].newline_before or m == j)]
         out: list[Equation] = []
         for a, b in zip(starts, starts[1:] + [stop]):
-            arrow = None
-            depth = 0
-            for m in range(a + 1, b):
-                t = toks[m]
-                if t.kind == "sym" and t.text in _OPENERS:
-                    depth += 1
-                elif t.kind == "sym" and t.text in _CLOSERS:
-                    depth = max(0, depth - 1)
-                elif depth == 0 and t.kind == "sym" and t.text in ("=>", "↦"):
-                    arrow = m
-                    break
+            arrow = self.find_top_level(a + 1, b, lambda t: t.kind == "sym" and t.text in ("=>", "↦"))
             bar = toks[a]
             if arrow is None:
                 self.diag(bar.line, bar.column, f"equation of {full} without '=>'", "'=>'")
