@@ -10,7 +10,7 @@ file's ``tokens`` and ``text``, ``diag``/``diag_parse``, ``parser``, ``resolver`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from bridge import term as T
 from bridge.commands import _BODY_STOPS, _CLOSERS, _OPENERS, _matching
@@ -160,15 +160,9 @@ class DeclarationReader:
     def _signature(self, k: int, end: int, kind: str) -> _Signature:
         """Locate the body start (``:=``, ``|`` on a new line, ``where``) at depth 0."""
         toks = self.tokens
-        depth = 0
         lets = 0  # `let x := v` / `have h : p := q` in the statement own the next `:=`
-        for j in range(k, end):
-            t = toks[j]
-            if t.kind == "sym" and t.text in _OPENERS:
-                depth += 1
-            elif t.kind == "sym" and t.text in _CLOSERS:
-                depth = max(0, depth - 1)
-            elif depth == 0:
+        for j, t, depth in self.with_depth(k, end):
+            if depth == 0:
                 if t.kind == "ident" and t.text in ("let", "have"):
                     lets += 1
                 elif t.kind == "sym" and t.text == ":=" and lets:
@@ -196,8 +190,9 @@ class DeclarationReader:
             t.text in ("=>", "↦", ":=") or (t.text == "|" and t.newline_before)))
         return found is not None and toks[found].text in ("=>", "↦")
 
-    def find_top_level(self, start: int, end: int, hit: Callable[[Token], bool]) -> int | None:
-        """The first index in ``[start, end)`` of a token outside brackets for which ``hit``."""
+    def with_depth(self, start: int, end: int) -> Iterator[tuple[int, Token, int]]:
+        """``(index, token, depth)`` for the tokens in ``[start, end)`` that are not brackets;
+        ``depth`` counts the brackets open around the token."""
         toks = self.tokens
         depth = 0
         for m in range(start, end):
@@ -206,9 +201,12 @@ class DeclarationReader:
                 depth += 1
             elif t.kind == "sym" and t.text in _CLOSERS:
                 depth = max(0, depth - 1)
-            elif depth == 0 and hit(t):
-                return m
-        return None
+            else:
+                yield m, t, depth
+
+    def find_top_level(self, start: int, end: int, hit: Callable[[Token], bool]) -> int | None:
+        """The first index in ``[start, end)`` of a token outside brackets for which ``hit``."""
+        return next((m for m, t, depth in self.with_depth(start, end) if depth == 0 and hit(t)), None)
 
     def _parse_signature(self, parser: Parser, kind: str) -> tuple[list[Binder], T.Term | None]:
         binders: list[Binder] = []
@@ -306,13 +304,7 @@ class DeclarationReader:
         toks = self.tokens
         if kind == "structure":
             self.declared.add(full + ".mk")
-        depth = 0
-        for m in range(j, end):
-            t = toks[m]
-            if t.kind == "sym" and t.text in _OPENERS:
-                depth += 1
-            elif t.kind == "sym" and t.text in _CLOSERS:
-                depth = max(0, depth - 1)
+        for m, t, depth in self.with_depth(j, end):
             if t.kind != "ident" or t.text in KEYWORDS:
                 continue
             prev = toks[m - 1] if m > 0 else None
