@@ -8,7 +8,9 @@ definitions) value or equations into normalized terms with resolved names. Notat
 Lean reads it (:mod:`bridge.notation`): Mathlib's table plus the project's own ``notation``,
 ``infix``…, ``notation3``, ``macro`` and ``macro_rules`` commands, each from where it is
 declared, with ``scoped`` ones active only where their namespace is open and ``local`` ones
-to the end of the file. :func:`unknown_notation` counts what stopped parsing.
+to the end of the file. :func:`unknown_notation` counts what stopped parsing. Reading one
+declaration (signature, statement, body, equations, the section variables it takes) is
+:mod:`bridge.statements`; tactic proofs arrive from the lexer as single ``proof`` tokens.
 
 A command starts at a command keyword that is the first token of its line (``theorem``,
 ``def``, ``namespace``, ``end`` … anywhere; ``open``, ``set_option``, attributes, modifiers
