@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Sequence
 
@@ -65,6 +65,11 @@ class Notation:
     def trailing(self) -> bool:
         """Whether the notation starts with a hole (it continues a term already parsed)."""
         return self.items[0].kind == "hole"
+
+    @cached_property
+    def first_atom(self) -> Item:
+        """The notation's first atom (where the parser recognizes it)."""
+        return next(item for item in self.items if item.kind == "atom")
 
     @property
     def key(self) -> str:
@@ -454,12 +459,8 @@ def _atom_at(parser, item: Item, pos: int) -> int | None:
 def glued_atom_at(parser, candidates: Sequence[Notation]) -> bool:
     """Whether the first atom of one of ``candidates``, written in several glued tokens
     (``⁻¹'``, ``*ᵥ``), is at the parser's position."""
-    return any(len(_first_atom(n).tokens) > 1 and _atom_at(parser, _first_atom(n), parser.pos) is not None
+    return any(len(n.first_atom.tokens) > 1 and _atom_at(parser, n.first_atom, parser.pos) is not None
                for n in candidates)
-
-
-def _first_atom(notation: Notation) -> Item:
-    return next(item for item in notation.items if item.kind == "atom")
 
 
 def expand(parser, candidates: Sequence[Notation], left=None, left_prec: int = 0, min_prec: int = 0):
@@ -478,7 +479,7 @@ def expand(parser, candidates: Sequence[Notation], left=None, left_prec: int = 0
     for notation in candidates:
         if notation.trailing and (notation.prec < min_prec or left_prec < notation.items[0].prec):
             continue
-        first = _first_atom(notation)
+        first = notation.first_atom
         if _atom_at(parser, first, start) is None:
             continue
         if notation.scope is not None and parser.scopes is not None and notation.scope not in parser.scopes:
