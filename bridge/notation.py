@@ -8,7 +8,9 @@ tokens and parsed where the notation is used (the holes become the parsed argume
 
 :func:`read_notation_command` reads one such command from tokens; the scanner calls it on the
 project's own commands and ``tools/mathlib_notation.py`` calls it on Mathlib's sources to
-write ``bridge/data/mathlib_notation.json``, which :func:`mathlib_notations` loads. A
+write ``bridge/data/mathlib_notation.json`` (from the excerpts of Mathlib's notation commands in
+``bridge/data/mathlib_excerpts/``, each naming its file and commit), which
+:func:`mathlib_notations` loads. A
 notation declared ``scoped`` (or ``scoped[NS]``) is active only where its namespace is open
 (``open NS``, ``open scoped NS``, ``open NS in``, inside ``namespace NS``), as in Lean.
 """

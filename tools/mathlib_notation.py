@@ -4,6 +4,8 @@ Usage::
 
     python tools/mathlib_notation.py MATHLIB_DIR [--out FILE] [--commit SHA]
 
+The packaged table is generated with ``MATHLIB_DIR = bridge/data/mathlib_excerpts``.
+
 ``MATHLIB_DIR`` is a directory of Mathlib ``.lean`` files (a checkout, or any subset of its
 files kept at their ``Mathlib/...`` paths). Every ``notation``/``notation3``/``infix*``/
 ``prefix``/``postfix`` command that is not ``local`` is read with the scanner's own reader
