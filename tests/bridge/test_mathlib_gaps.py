@@ -149,3 +149,22 @@ def test_congruences_group_equivalences_and_a_typed_integral_binder() -> None:
     integral = statement("theorem t (f : ℝ → ℝ) : ∫ (z : ℝ), f z = ∫ z, f z := sorry")
     assert integral.args[0] == app("MeasureTheory.integral", Const("MeasureTheory.MeasureSpace.volume"),
                                    Lam((Binder("z", Const("Real")),), App(Var("f"), (Var("z"),))))
+
+
+def test_the_packaged_table_regenerates_from_the_excerpts_it_names() -> None:
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("mathlib_notation_tool", root / "tools" / "mathlib_notation.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    built = tool.build(root / "bridge" / "data" / "mathlib_excerpts")
+    packaged = json.loads((root / "bridge" / "data" / "mathlib_notation.json").read_text(encoding="utf-8"))
+    assert built == packaged
+    # every excerpt names its Mathlib commit but one older excerpt (a known gap)
+    assert {path for path, commit in packaged["sources"].items() if len(commit or "") != 40} == {
+        "Mathlib/Probability/ConditionalProbability.lean"}
+    names = {row["name"] for row in packaged["notations"]}
+    assert {"⊤", "ℕ+", "!", "π", "≃ᵐ", "⧸", "∀ᶠ", "⋂", "⋃", "≃+", "≡"} <= names
