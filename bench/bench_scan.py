@@ -14,7 +14,8 @@ instead times a whole-project scan in a fresh interpreter, start-up included (``
 as ``leanmirror extract`` does), in wall-clock and CPU time, beside a bare interpreter start-up
 and Python's own ``tokenize`` over Python source of the same size, and prints the share of
 theorem statements that parse and the most frequent unknown notation. Issue 12 asks for at most
-2 s on such a project; compare the CPU figure when the machine is shared.
+2 s on such a project; compare the CPU figure when the machine is shared, and with
+``--baseline TREE`` the same scan by another source tree (an earlier revision) side by side.
 """
 
 from __future__ import annotations
@@ -65,9 +66,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--files", type=int, default=200, help="corpus size in files")
     parser.add_argument("--repeats", type=int, default=3, help="timing repeats (best is kept)")
     parser.add_argument("--project", metavar="DIR", help="time a whole-project scan of the Lake project DIR")
+    parser.add_argument("--baseline", metavar="TREE", type=Path,
+                        help="with --project: also time the scan with the source tree TREE (e.g. "
+                             "`git worktree add /tmp/base REV`), side by side")
     args = parser.parse_args(argv)
+    if args.baseline is not None and not (args.baseline / "bridge" / "scanner.py").is_file():
+        parser.error(f"--baseline {str(args.baseline)!r}: expected a leanmirror source tree (bridge/scanner.py)")
     if args.project:
-        _project(Path(args.project), args.repeats)
+        _project(Path(args.project), args.repeats, args.baseline)
         return
     corpus = _corpus(args.files)
     total_chars = sum(len(t) for _, t in corpus)
@@ -104,13 +110,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ratio lex / Python tokenize:    {t_lex / t_py:.2f}x")
 
 
-def _fresh(command: list[str], repeats: int) -> tuple[float, float]:
-    """Best wall-clock and best CPU time (user + system) of ``command`` in a fresh process."""
+def _fresh(command: list[str], repeats: int, root: Path = ROOT) -> tuple[float, float]:
+    """Best wall-clock and best CPU time (user + system) of ``command`` in a fresh process
+    importing the packages of the source tree ``root``."""
     best_wall = best_cpu = float("inf")
+    env = {**os.environ, "PYTHONPATH": str(root)}
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(command, check=True, cwd=ROOT)
+        subprocess.run(command, check=True, cwd=root, env=env)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -118,7 +126,7 @@ def _fresh(command: list[str], repeats: int) -> tuple[float, float]:
     return best_wall, best_cpu
 
 
-def _project(project: Path, repeats: int) -> None:
+def _project(project: Path, repeats: int, baseline: Path | None = None) -> None:
     """Whole-project scan in a fresh interpreter (start-up included), with its parse rate.
 
     Wall-clock time depends on what else the machine runs; the CPU time of the child process
@@ -140,6 +148,8 @@ def _project(project: Path, repeats: int) -> None:
             pass
 
     wall, cpu = _fresh([sys.executable, "-c", code], repeats)
+    if baseline is not None:  # the same scan with another source tree, run right after
+        base_wall, base_cpu = _fresh([sys.executable, "-c", code], repeats, baseline)
     start_wall, start_cpu = _fresh([sys.executable, "-c", "pass"], repeats)
     t_py = _best(python_tokenize, repeats)
     extraction = scan_project(project)
@@ -149,6 +159,9 @@ def _project(project: Path, repeats: int) -> None:
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"theorem statements parsed: {len(parsed)} / {len(theorems)} = {len(parsed) / max(1, len(theorems)):.1%}")
     print(f"scan_project, fresh interpreter (start-up included): {wall:.3f} s wall, {cpu:.3f} s CPU")
+    if baseline is not None:
+        print(f"the same with the tree {baseline}: {base_wall:.3f} s wall, {base_cpu:.3f} s CPU "
+              f"(this tree / baseline CPU: {cpu / base_cpu:.2f}x)")
     print(f"bare interpreter start-up:                           {start_wall:.3f} s wall, {start_cpu:.3f} s CPU")
     print(f"Python tokenize, Python source of the same size:     {t_py:.3f} s")
     print(f"ratio scan CPU / Python tokenize:                    {cpu / t_py:.2f}x")
