@@ -14,7 +14,8 @@ from bridge.term import Binder
 class BinderSyntax:
     """Binder-introducing syntax; relies on the token helpers and ``parse_expr`` of the parser."""
 
-    def _binder_predicate(self, name: str, op: str, rhs: T.Term) -> T.Term:
+    def binder_predicate(self, name: str, op: str, rhs: T.Term) -> T.Term:
+        """The proposition a binder predicate states: ``x ∈ s`` for ``∀ x ∈ s``."""
         return self._binary(op, BINARY_OPS[op][0], T.Var(name), rhs)
 
     def parse_binder_group(self) -> list[Binder]:
@@ -134,7 +135,7 @@ class BinderSyntax:
             for b in reversed(binders):
                 if b.name in pred_by_name:
                     op, rhs = pred_by_name[b.name]
-                    result = T.Pi((Binder("_", self._binder_predicate(b.name, op, rhs)),), result)
+                    result = T.Pi((Binder("_", self.binder_predicate(b.name, op, rhs)),), result)
                 result = T.Pi((b,), result)
             return result
         return T.Pi(tuple(binders), body)
@@ -165,7 +166,7 @@ class BinderSyntax:
         for b in reversed(binders):
             if b.name in pred_by_name:
                 op, rhs = pred_by_name[b.name]
-                result = T.app("And", self._binder_predicate(b.name, op, rhs), result)
+                result = T.app("And", self.binder_predicate(b.name, op, rhs), result)
             result = T.app(const, T.Lam((b,), result))
         return result
 
@@ -238,6 +239,9 @@ class BinderSyntax:
         self.pos += 2 if lower else 1
         mark = len(self.bound)
         try:
+            paren = self.at("(")  # `∫ (x : α), f x`
+            if paren:
+                self.pos += 1
             name_tok = self.next()
             if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
                 raise self.error(f"unexpected {_describe(name_tok)}", "a bound name", name_tok)
@@ -245,6 +249,8 @@ class BinderSyntax:
             if self.at(":"):
                 self.pos += 1
                 ty = self.parse_expr(0)
+            if paren:
+                self.expect(")")
             domain: T.Term | None = None
             upper: T.Term | None = None
             if self.at("in"):
@@ -275,6 +281,54 @@ class BinderSyntax:
         if tok is not None and nxt is not None and nxt.text == text and nxt.start == tok.end:
             return nxt
         return None
+
+    def set_image(self) -> T.Term | None:
+        """``{f x | x : T}`` / ``{(x, y) | (x : ℕ) (y : ℕ)}`` / ``{f i | i ∈ s}`` at the token
+        after ``{`` (Mathlib's set-builder over binders): ``{y | ∃ x : T, f x = y}``. ``None``
+        (position kept) when the braces hold no ``|`` followed by binders at depth 0."""
+        start = self.pos
+        bar = None
+        depth = 0
+        for k in range(start, len(self.tokens)):
+            tok = self.tokens[k]
+            if tok.kind != "sym":
+                continue
+            if tok.text in _CLOSERS:
+                depth += 1
+            elif tok.text in _CLOSERS.values():
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and tok.text == "|" and k > start:
+                bar = k
+        if bar is None:
+            return None
+        mark = len(self.bound)
+        try:
+            self.pos = bar + 1
+            binders, preds = self._scoped_binders(("}",))
+            self.expect("}")
+            end = self.pos
+            self.pos = start
+            saved = (self.abs_depth, self.stops)
+            self.abs_depth, self.stops = 1, frozenset({"|"})
+            try:
+                image = self.parse_expr(0)
+            finally:
+                self.abs_depth, self.stops = saved
+            if self.pos != bar:
+                raise self.error(f"unexpected {_describe(self.peek())}", "'|' and the binders of the set")
+        finally:
+            del self.bound[mark:]
+        self.pos = end
+        element = "y✝"
+        body = T.app("Eq", image, T.Var(element))
+        guards = {name: self.binder_predicate(name, op, rhs) for name, op, rhs in preds}
+        for b in reversed(binders):
+            if b.name in guards:
+                body = T.app("And", guards[b.name], body)
+            body = T.app("Exists", T.Lam((b,), body))
+        return T.app("setOf", T.Lam((Binder(element, None),), body))
 
     def _sigma(self) -> T.Term:
         """``Σ x, β x`` / ``Σ' x, β x``: the dependent pair types (Lean core)."""

@@ -37,7 +37,7 @@ _FIRST_COLUMN = MODIFIERS | {
     "scoped", "deriving", "export", "include", "omit", "initialize", "builtin_initialize",
     "add_decl_doc", "alias", "register_simp_attr", "assert_not_exists", "suppress_compilation",
 }
-_OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "#[": "]", "%[": "]"}
+_OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "#[": "]", "%[": "]", "![": "]", "!![": "]"}
 _CLOSERS = frozenset(_OPENERS.values())
 _BODY_STOPS = frozenset({"termination_by", "decreasing_by", "deriving", "where"})
 

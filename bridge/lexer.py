@@ -16,6 +16,9 @@ Token kinds:
 - ``sym``: any other symbol, longest match first (``:=``, ``=>``, ``≤``, ``⁻¹``, ``∑`` …).
 - ``name``: a quoted name literal (```foo`` / ````foo``); ``value`` is the name.
 - ``error``: something that is not Lean; ``value`` is the message.
+- ``proof``: the tactic block of a ``:= by`` that ends its line, read as one token (nothing
+  in it is a statement): the lines up to the first one left of its first tactic; ``value``
+  is the set of names in its code (comments and strings left out).
 
 Ordinary comments (``--`` and nested ``/- -/``) are dropped. Every token records 1-based
 ``line``/``column``, its character offsets ``start``/``end`` in the text, and whether a
@@ -34,7 +37,7 @@ _MULTI_SYMBOLS = tuple(
         (
             ":=", "=>", "->", "<-", "<->", "<=", ">=", "!=", "==", "&&", "||", "::", "..",
             "...", "++", "<|", "|>", "<|>", "^^", "⁻¹", "∃!", ">>=", "<$>", "<*>", "%[",
-            "@[", "#[", "×ˢ", "→+*", "→+", "→*", "≃+*", "|>.", ".."
+            "@[", "#[", "![", "!![", "//", "×ˢ", "→+*", "→+", "→*", "≃+*", "|>.", ".."
         ),
         key=len,
         reverse=True,
@@ -156,6 +159,19 @@ def tokenize(text: str) -> list[Token]:
                 append(new(Token, ("ident", word, line, pos - line_start + 1, pos, end, None, parts,
                                    newline, space)))
                 newline = space = False
+                if word == "by" and len(tokens) > 1 and tokens[-2].text == ":=":
+                    block = _tactic_block(text, end)
+                    if block is not None:
+                        first, last, code = block
+                        line += text.count("\n", end, first)
+                        line_start = text.rfind("\n", end, first) + 1
+                        append(new(Token, ("proof", text[first:last], line, first - line_start + 1, first, last,
+                                           frozenset(_PART_RE.findall(code)), (), True, True)))
+                        nl = text.count("\n", first, last)
+                        if nl:
+                            line += nl
+                            line_start = text.rfind("\n", first, last) + 1
+                        end = last
             else:
                 append(new(Token, ("sym", m.group(3), line, pos - line_start + 1, pos, end, None, (),
                                    newline, space)))
@@ -178,6 +194,83 @@ def tokenize(text: str) -> list[Token]:
             line_start = text.rfind("\n", i, end) + 1
         pos = end
     return tokens
+
+
+#: What the tactic-block skipper stops at: a line end, a comment or a string.
+_BLOCK_STEP = re.compile('\n|/-|--|"')
+#: The rest of the line after ``:= by`` when the tactic block starts on the next line.
+_LINE_REST = re.compile(r"[ \t]*(?:--[^\n]*)?(?=\n)")
+
+
+def _tactic_block(text: str, pos: int) -> tuple[int, int, str] | None:
+    """The tactic block of a ``:= by`` ending its line at ``pos``: ``(start, end, code)``.
+
+    The block is Lean's tactic sequence: the lines from the first tactic on, up to the first
+    line that starts left of the first tactic (comments and blank lines aside). ``code`` is
+    its text without comments and strings. ``None`` when the block is on the ``by`` line, starts in
+    column 1, or holds a comment or string that does not end (the caller then tokenizes it).
+    A block is kept as one ``proof`` token: nothing in it is a statement.
+    """
+    rest = _LINE_REST.match(text, pos)
+    if rest is None:
+        return None
+    n = len(text)
+    i = rest.end()
+    while True:  # the first line with code
+        k = i + 1
+        f = k
+        while f < n and text[f] in " \t":
+            f += 1
+        if f >= n:
+            return None
+        if text[f] == "\n" or text.startswith("--", f):
+            i = text.find("\n", f)
+            if i == -1:
+                return None
+            continue
+        break
+    first, column = f, f - k + 1
+    if column <= 1 or text.startswith("/-", f):
+        return None
+    spans: list[tuple[int, int]] = []
+    seg, i, end, last_string = first, first, n, first
+    search = _BLOCK_STEP.search
+    while True:
+        m = search(text, i)
+        if m is None:
+            break
+        mark, at = m.group(), m.start()
+        if mark == "\n":
+            k = at + 1
+            f = k
+            while f < n and text[f] in " \t":
+                f += 1
+            if f < n and text[f] != "\n" and not text.startswith("--", f) and f - k + 1 < column:
+                end = at
+                break
+            i = f if f > k else k
+            if f >= n:
+                break
+            continue
+        if mark == "--":
+            stop = text.find("\n", at)
+            stop = n if stop == -1 else stop
+        else:
+            kind, stop, _, _ = _scan_block_comment(text, at) if mark == "/-" else _scan_string(text, at)
+            if kind == "error":
+                return None
+        spans.append((seg, at))
+        if mark == '"':
+            last_string = stop  # a string is code: the block may end with it
+        seg = i = stop
+    spans.append((seg, end))
+    last = last_string
+    for a, b in reversed(spans):  # the block ends with its last code, not a trailing comment
+        code = text[a:b].rstrip()
+        if code.strip():
+            last = max(last, a + len(code))
+            break
+    return first, last, " ".join(text[a:b] for a, b in spans)
 
 
 def _scan_one(
@@ -221,20 +314,25 @@ def _scan_block_comment(text: str, i: int):
         kind, body_start = "moddoc", i + 3
     depth = 1
     j = i + 2
+    search = _COMMENT_MARK.search
     while j < n:
-        if text.startswith("/-", j):
+        m = search(text, j)
+        if m is None:
+            break
+        j = m.end()
+        if m.group() == "/-":
             depth += 1
-            j += 2
-        elif text.startswith("-/", j):
-            depth -= 1
-            j += 2
-            if depth == 0:
-                if kind == "comment":
-                    return "comment", j, None, ()
-                return kind, j, text[body_start : j - 2].strip(), ()
-        else:
-            j += 1
+            continue
+        depth -= 1
+        if depth == 0:
+            if kind == "comment":
+                return "comment", j, None, ()
+            return kind, j, text[body_start : j - 2].strip(), ()
     return "error", _recovery_point(text, i), "unterminated comment (expected '-/')", ()
+
+
+#: What changes the nesting depth inside a block comment.
+_COMMENT_MARK = re.compile("/-|-/")
 
 
 #: Words that, at the start of a line, end an unterminated comment or string (recovery).

@@ -8,7 +8,9 @@ tokens and parsed where the notation is used (the holes become the parsed argume
 
 :func:`read_notation_command` reads one such command from tokens; the scanner calls it on the
 project's own commands and ``tools/mathlib_notation.py`` calls it on Mathlib's sources to
-write ``bridge/data/mathlib_notation.json``, which :func:`mathlib_notations` loads. A
+write ``bridge/data/mathlib_notation.json`` (from the excerpts of Mathlib's notation commands in
+``bridge/data/mathlib_excerpts/``, each naming its file and commit), which
+:func:`mathlib_notations` loads. A
 notation declared ``scoped`` (or ``scoped[NS]``) is active only where its namespace is open
 (``open NS``, ``open scoped NS``, ``open NS in``, inside ``namespace NS``), as in Lean.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Sequence
 
@@ -66,6 +68,11 @@ class Notation:
         """Whether the notation starts with a hole (it continues a term already parsed)."""
         return self.items[0].kind == "hole"
 
+    @cached_property
+    def first_atom(self) -> Item:
+        """The notation's first atom (where the parser recognizes it)."""
+        return next(item for item in self.items if item.kind == "atom")
+
     @property
     def key(self) -> str:
         """The first token of the first atom: where the parser looks the notation up."""
@@ -85,7 +92,8 @@ class Notation:
             elif item.kind == "binders":
                 items.append({"binders": True})
             else:
-                items.append({"scoped": item.name, "var": item.var, "template": _text(item.template)})
+                items.append({"scoped": item.name, "var": item.var, "template": _text(item.template),
+                              "prec": item.prec})
         return {
             "name": self.name, "items": items, "rhs": _text(self.rhs), "prec": self.prec,
             "scope": self.scope, "apply": self.apply, "namespace": self.namespace,
@@ -105,7 +113,7 @@ class Notation:
                 items.append(Item("binders"))
             else:
                 items.append(Item("scoped", name=row["scoped"], var=row["var"],
-                                  template=tuple(tokenize(row["template"]))))
+                                  template=tuple(tokenize(row["template"])), prec=int(row.get("prec", 0))))
         return cls(tuple(items), tuple(tokenize(data["rhs"])), int(data["prec"]), data.get("scope"),
                    bool(data.get("apply")), data.get("namespace", ""), (), data.get("source", ""),
                    False, data.get("name", ""))
@@ -330,7 +338,9 @@ def _mixfix_items(tokens: Sequence[Token], k: int, arrow: int) -> tuple[Item, ..
             inner = tokens[paren + 1 : close]
             if len(inner) < 4 or inner[0].text != "scoped" or inner[2].text != "=>":
                 raise NotationError("only 'r:(scoped P => …)' holes are read in notation3", tok)
-            items.append(Item("scoped", name=tok.text, var=inner[1].text, template=tuple(inner[3:])))
+            hole_prec, _ = _prec(tokens, k + 1, paren - 1)
+            items.append(Item("scoped", name=tok.text, var=inner[1].text, template=tuple(inner[3:]),
+                              prec=hole_prec or 0))
             k = close + 1
         elif tok.kind == "ident":
             prec, nk = _prec(tokens, k + 1, arrow)
@@ -451,12 +461,8 @@ def _atom_at(parser, item: Item, pos: int) -> int | None:
 def glued_atom_at(parser, candidates: Sequence[Notation]) -> bool:
     """Whether the first atom of one of ``candidates``, written in several glued tokens
     (``⁻¹'``, ``*ᵥ``), is at the parser's position."""
-    return any(len(_first_atom(n).tokens) > 1 and _atom_at(parser, _first_atom(n), parser.pos) is not None
+    return any(len(n.first_atom.tokens) > 1 and _atom_at(parser, n.first_atom, parser.pos) is not None
                for n in candidates)
-
-
-def _first_atom(notation: Notation) -> Item:
-    return next(item for item in notation.items if item.kind == "atom")
 
 
 def expand(parser, candidates: Sequence[Notation], left=None, left_prec: int = 0, min_prec: int = 0):
@@ -475,7 +481,7 @@ def expand(parser, candidates: Sequence[Notation], left=None, left_prec: int = 0
     for notation in candidates:
         if notation.trailing and (notation.prec < min_prec or left_prec < notation.items[0].prec):
             continue
-        first = _first_atom(notation)
+        first = notation.first_atom
         if _atom_at(parser, first, start) is None:
             continue
         if notation.scope is not None and parser.scopes is not None and notation.scope not in parser.scopes:
@@ -519,6 +525,7 @@ def _attempt(parser, notation: Notation, left):
 
 def _expand_one(parser, notation: Notation, left):
     from bridge import term as T
+    from bridge.term import Binder
 
     items = notation.items
     values: dict[str, object] = {}
@@ -529,6 +536,7 @@ def _expand_one(parser, notation: Notation, left):
         args.append(left)
         index = 1
     binders: list = []
+    preds: list = []
     for i in range(index, len(items)):
         item = items[i]
         follow = items[i + 1] if i + 1 < len(items) else None
@@ -546,14 +554,18 @@ def _expand_one(parser, notation: Notation, left):
             args.append(value)
         elif item.kind == "binders":
             parser.stops = stop
-            binders, _ = parser.scoped_binders(tuple(stop) or (",",))
+            binders, preds = parser.scoped_binders(tuple(stop) or (",",))
         else:
             parser.stops = stop
-            body = parser.parse_expr(0)
+            body = parser.parse_expr(item.prec)
+            # `⋃ i ∈ s, f i` is `⋃ i, ⋃ (_ : i ∈ s), f i`, as notation3's extended binders read it
+            guards = {name: parser.binder_predicate(name, op, rhs) for name, op, rhs in preds}
             for binder in reversed(binders):
-                scope = dict(values)
-                scope[item.var] = T.Lam((binder,), body)
-                body = _template(parser, item.template, scope, notation)
+                layers = [Binder("_", guards[binder.name]), binder] if binder.name in guards else [binder]
+                for layer in layers:
+                    scope = dict(values)
+                    scope[item.var] = T.Lam((layer,), body)
+                    body = _template(parser, item.template, scope, notation)
             values[item.name] = body
             args.append(body)
     if notation.apply:

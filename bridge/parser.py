@@ -316,7 +316,7 @@ class Parser(BinderSyntax):
         if tok.kind != "sym":
             return False
         text = tok.text
-        if text in ("(", "⟨", "[", "#[", "{", "↑", "⇑", "↥", "¬", "!", "@", "∅", "⌊", "⌈", "?", "λ"):
+        if text in ("(", "⟨", "[", "#[", "![", "!![", "{", "↑", "⇑", "↥", "¬", "!", "@", "∅", "⌊", "⌈", "?", "λ"):
             return True
         if text == "·":
             return self.cdots is not None
@@ -381,6 +381,8 @@ class Parser(BinderSyntax):
             self.pos += 1
             args = self._comma_list("⟩")
             return T.Anon(tuple(args)), MAX_PREC
+        if text in ("![", "!!["):
+            return self._vector(text), MAX_PREC
         if text in ("[", "#["):
             self.pos += 1
             items = self._comma_list("]")
@@ -532,6 +534,8 @@ class Parser(BinderSyntax):
         depth = 0
         while not self.at_end():
             tok = self.tokens[self.pos]
+            if tok.newline_before and tok.column <= self.column_limit:
+                return  # the block of `let x := by tac` ends where the `let` body starts
             if tok.kind == "sym" and tok.text in _CLOSERS:
                 depth += 1
             elif tok.kind == "sym" and tok.text in _CLOSERS.values():
@@ -570,6 +574,36 @@ class Parser(BinderSyntax):
                 return items
         finally:
             self.abs_depth, self.norm_depth, self.stops = saved
+
+    def _vector(self, opener: str) -> T.Term:
+        """``![a, b]`` (``Matrix.vecCons a (Matrix.vecCons b Matrix.vecEmpty)``) and
+        ``!![a, b; c, d]`` (``Matrix.of`` of its rows), Mathlib's vector and matrix literals."""
+        self.pos += 1
+        rows: list[list[T.Term]] = []
+        while True:
+            row: list[T.Term] = []
+            while not self.at(";", "]"):
+                row.append(self.parse_expr(0))
+                if not self.at(","):
+                    break
+                self.pos += 1
+            rows.append(row)
+            if opener == "![" or not self.at(";"):
+                break
+            self.pos += 1
+        self.expect("]")
+        vectors = []
+        for row in rows:
+            vector: T.Term = T.Const("Matrix.vecEmpty")
+            for item in reversed(row):
+                vector = T.app("Matrix.vecCons", item, vector)
+            vectors.append(vector)
+        if opener == "![":
+            return vectors[0]
+        matrix: T.Term = T.Const("Matrix.vecEmpty")
+        for vector in reversed(vectors):
+            matrix = T.app("Matrix.vecCons", vector, matrix)
+        return T.app("Matrix.of", matrix)
 
     def _paren(self) -> T.Term:
         self.expect("(")
@@ -627,7 +661,7 @@ class Parser(BinderSyntax):
                     bound_rhs = self._without_bars(lambda: self.parse_expr(51))
                 finally:
                     self.bound.pop()
-                pred = self._binder_predicate(name, op, bound_rhs)
+                pred = self.binder_predicate(name, op, bound_rhs)
             if self.at("|", "//"):
                 sep = self.next().text
                 self.bound.append(name)
@@ -641,6 +675,9 @@ class Parser(BinderSyntax):
                 lam = T.Lam((Binder(name, binder_type),), body)
                 return T.app("Subtype" if sep == "//" else "setOf", lam)
             self.pos = save
+        image = self.set_image()
+        if image is not None:
+            return image
         items = self._comma_list("}")
         result: T.Term = T.app("Singleton.singleton", items[-1])
         for item in reversed(items[:-1]):
@@ -682,8 +719,11 @@ class Parser(BinderSyntax):
 
     def _let(self) -> T.Term:
         keyword = self.next()
-        name_tok = self.next()
-        if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
+        if keyword.text == "have" and self.at(":"):
+            name_tok = keyword._replace(kind="ident", text="this", parts=("this",))  # `have : p := …`
+        else:
+            name_tok = self.next()
+        if name_tok.kind != "ident" or name_tok.text in KEYWORDS - {"this"}:
             raise self.error(f"unexpected {_describe(name_tok)}", "a name", name_tok)
         mark = len(self.bound)
         try:

@@ -78,7 +78,7 @@ KEYWORDS = frozenset(
 #: Identifiers treated as constructors (not pattern variables) in patterns.
 PATTERN_CONSTRUCTORS = frozenset({"none", "some", "true", "false", "unit"})
 
-_CLOSERS = {"(": ")", "[": "]", "#[": "]", "@[": "]", "%[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⌊": "⌋", "⌈": "⌉"}
+_CLOSERS = {"(": ")", "[": "]", "#[": "]", "![": "]", "!![": "]", "@[": "]", "%[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⌊": "⌋", "⌈": "⌉"}
 
 
 def _describe(tok: Token | None) -> str:

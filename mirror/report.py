@@ -107,6 +107,7 @@ def _coerce_diagnostic(item: Any) -> dict[str, Any]:
             "severity": item.severity,
             "message": item.message,
             "expected": item.expected,
+            "construct": item.construct,
             "text": str(item),
         }
     if isinstance(item, Mapping):
@@ -166,7 +167,115 @@ def _module_row(module: str, results: list[StatementResult]) -> dict[str, Any]:
         "refuted": mirror["refuted"],
         "examples": sum(r.examples for r in results),
         "mirror_coverage": round(checked / len(results), 4) if results else 0.0,
+        # no statement of the module got a verdict (tested, symbolic or refuted)
+        "fully_uncovered": checked + mirror["refuted"] == 0,
     }
+
+
+#: Statuses whose reason says what kept a statement from being checked.
+BLOCKED_STATUSES = ("untranslatable", "unbound", "error")
+#: Reason heads (after ``cannot translate ``) that name the blocker themselves, and the key
+#: they become: ``constant Foo.bar`` is ``unknown constant Foo.bar``.
+_NAMED_HEADS = {
+    "constant ": "unknown constant ",
+    "recursive definition ": "recursive definition ",
+    "definition ": "definition without a body ",
+    "a quantifier over ": "quantifier over ",
+    "coercion from ": "coercion from ",
+    "projection ": "projection ",
+    "named argument ": "named argument ",
+}
+#: Details (after ``: ``) that name the blocker better than the construct they follow.
+_DETAIL_KEYS = {
+    "type parameters are not drawn": "type parameter (no carrier to draw)",
+    "its type is not written": "binder without a written type",
+}
+
+
+def _class_named(text: str) -> str | None:
+    """The class a reason names (``… class MeasureSpace …``), if any."""
+    words = text.replace(",", " ").replace(";", " ").split()
+    for before, word in zip(words, words[1:]):
+        if before == "class" and word[:1].isupper():
+            return word.strip("`'\".()")
+    return None
+
+
+def _term_head(text: str) -> str:
+    """The head name of a term printed in full (``App(fn=Const(name='MeasureSpace'), …)``)."""
+    if "name='" not in text:
+        return text
+    return text.split("name='", 1)[1].split("'", 1)[0]
+
+
+def blocker_key(status: str | None, reason: str | None, notation: str | None = None) -> str:
+    """What blocked a statement, normalized so equal causes group together.
+
+    ``unknown constant Foo.bar``, ``type class MeasureSpace``, ``notation ≃ᵐ`` (the token that
+    stopped the parser, given as ``notation``), ``recursive definition f``, ``leanmirror error
+    in check: KeyError`` …; otherwise the reason's construct, shortened.
+    """
+    text = " ".join((reason or "no reason given").split())
+    if status == "error":
+        head, _, rest = text.partition(": ")
+        kind = rest.split(":", 1)[0].strip()
+        return f"{head}: {kind}" if kind and len(kind) < 40 else head
+    if notation:
+        return f"notation {notation}"
+    named = _class_named(text)
+    if named:
+        return f"type class {named}"
+    text = text.removeprefix("cannot translate ")
+    construct = text.partition(": ")[0]
+    for head, key in _NAMED_HEADS.items():
+        if construct.startswith(head):
+            return key + _term_head(construct[len(head):])
+    for phrase, key in _DETAIL_KEYS.items():
+        if f": {phrase}" in text:
+            return key
+    if construct.startswith("type "):
+        return "type " + _term_head(construct[len("type "):])
+    if construct == "statement":
+        return "statement did not parse"
+    return construct if len(construct) <= 80 else construct[:77] + "..."
+
+
+def _parse_constructs(diagnostics: Iterable[Any]) -> dict[str, str]:
+    """Declaration name → the token that stopped parsing its statement (from the scanner's
+    ``cannot parse the statement of NAME: …`` diagnostics)."""
+    found: dict[str, str] = {}
+    for item in diagnostics:
+        construct = getattr(item, "construct", None)
+        message = getattr(item, "message", "")
+        if isinstance(item, Mapping):
+            construct, message = item.get("construct"), str(item.get("message", ""))
+        prefix = "cannot parse the statement of "
+        if construct and message.startswith(prefix):
+            found.setdefault(message[len(prefix):].split(":", 1)[0], str(construct))
+    return found
+
+
+def _blockers(statements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per blocker: ``{key, anchor, count, statuses, statements: [{name, anchor}]}``,
+    most frequent first. Sets each blocked statement's ``blocker`` (its row's anchor)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for statement in statements:
+        if statement.get("mirror_status") in BLOCKED_STATUSES:
+            groups.setdefault(statement["blocker_key"], []).append(statement)
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    rows = []
+    for index, (key, members) in enumerate(ordered, start=1):
+        anchor = f"blocker-{index}"
+        for member in members:
+            member["blocker"] = anchor
+        rows.append({
+            "key": key,
+            "anchor": anchor,
+            "count": len(members),
+            "statuses": dict(sorted(Counter(m["mirror_status"] for m in members).items())),
+            "statements": [{"name": m["name"], "anchor": m["anchor"]} for m in members],
+        })
+    return rows
 
 
 def _catalog(meta: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
@@ -251,6 +360,13 @@ def build_report(run: Any) -> dict[str, Any]:
         by_module.setdefault(result.module, []).append(result)
     modules = [_module_row(name, rows) for name, rows in sorted(by_module.items())]
     catalog_title, op_specs = _op_specs(results, meta)
+    statements = [_jsonable(r.to_json()) for r in results]
+    constructs = _parse_constructs(diagnostics)
+    for index, (result, statement) in enumerate(zip(results, statements), start=1):
+        statement.update(anchor=f"stmt-{index}", blocker=None, blocker_key=None)
+        if result.mirror_status in BLOCKED_STATUSES:
+            notation = constructs.get(result.name) if result.reason and "did not parse" in result.reason else None
+            statement["blocker_key"] = blocker_key(result.mirror_status, result.reason, notation)
     return {
         "meta": meta,
         "summary": {
@@ -262,7 +378,8 @@ def build_report(run: Any) -> dict[str, Any]:
         "modules": modules,
         "op_specs": op_specs,
         "op_specs_title": catalog_title,
-        "statements": [_jsonable(r.to_json()) for r in results],
+        "blockers": _blockers(statements),
+        "statements": statements,
         "diagnostics": [_coerce_diagnostic(d) for d in diagnostics],
     }
 
@@ -363,7 +480,10 @@ def _context(report: Mapping[str, Any]) -> dict[str, Any]:
         "report": report,
         "meta": meta,
         "summary": report["summary"],
-        "modules": report["modules"],
+        "modules": [m for m in report["modules"] if not m.get("fully_uncovered")],
+        "uncovered_modules": [m for m in report["modules"] if m.get("fully_uncovered")],
+        "all_modules": report["modules"],
+        "blockers": report.get("blockers", []),
         "op_specs": report.get("op_specs", []),
         "op_specs_title": report.get("op_specs_title", "Catalog"),
         "statements": report["statements"],
@@ -426,9 +546,11 @@ def write_report(
 
 
 __all__ = [
+    "BLOCKED_STATUSES",
     "NO_MIRROR",
     "REPORT_FILES",
     "REPORT_FORMAT_VERSION",
+    "blocker_key",
     "build_report",
     "render_html",
     "render_markdown",

@@ -12,6 +12,10 @@ them). The page is loaded from disk in headless Chromium; the DOM *after its scr
 - the page's script ran (``<body data-ready="true">``);
 - every summary cell (Lean status × mirror status) and every total equals report.json's;
 - there is one statement group per statement in report.json;
+- the "What blocks coverage" table has one row per blocker with report.json's count, the counts
+  add up to the blocked statements, and following the first count's link (``#blocker=…``)
+  shows exactly that many statements;
+- fully uncovered modules are behind a closed ``<details>`` with report.json's count;
 - the page loads nothing from outside (no ``src``/``href`` to another file or the network).
 
 A screenshot (``--window-size=1280,2000``) is written too. Exit status 0 when every check
@@ -214,10 +218,64 @@ def check_page(page: RenderedPage, report: dict, raw_html: str) -> list[str]:
             f"#shown-count: page shows {shown.text if shown else None!r} with no filter, "
             f"expected {len(report['statements'])}"
         )
+    problems += _check_blockers(page, report)
+    problems += _check_modules(page, report)
     raw = parse_dom(raw_html)
     for ref in sorted(set(page.external) | set(raw.external)):
         problems.append(f"external reference {ref}: the report must be self-contained")
     return problems
+
+
+def _check_blockers(page: RenderedPage, report: dict) -> list[str]:
+    """The "What blocks coverage" table: one row per blocker of report.json, with its count,
+    and the counts add up to the blocked statements."""
+    problems: list[str] = []
+    blockers = report.get("blockers", [])
+    for blocker in blockers:
+        row = page.by_id.get(blocker["anchor"])
+        if row is None or row.attrs.get("data-key") != blocker["key"]:
+            problems.append(f"#{blocker['anchor']}: no row for blocker {blocker['key']!r}")
+            continue
+        _expect_count(page, f"{blocker['anchor']}-count", blocker["count"], problems)
+    shown = {key for key in page.by_id if key.startswith("blocker-") and not key.endswith("-count")}
+    for extra in sorted(shown - {b["anchor"] for b in blockers}):
+        problems.append(f"#{extra}: a blocker row on the page but not in report.json")
+    blocked = [s for s in report["statements"] if s.get("mirror_status") in ("untranslatable", "unbound", "error")]
+    if blockers and sum(b["count"] for b in blockers) != len(blocked):
+        problems.append(f"blockers: counts add up to {sum(b['count'] for b in blockers)}, "
+                        f"report.json has {len(blocked)} blocked statements")
+    return problems
+
+
+def _check_modules(page: RenderedPage, report: dict) -> list[str]:
+    """Fully uncovered modules sit in a closed ``<details>`` whose count is report.json's."""
+    hidden = [m for m in report["modules"] if m.get("fully_uncovered")]
+    details = page.by_id.get("uncovered-modules")
+    if not hidden:
+        return [] if details is None else ["#uncovered-modules: shown, but no module is fully uncovered"]
+    if details is None:
+        return [f"#uncovered-modules: missing; report.json has {len(hidden)} fully uncovered modules"]
+    problems = []
+    if details.attrs.get("data-count") != str(len(hidden)):
+        problems.append(f"#uncovered-modules: data-count={details.attrs.get('data-count')!r}, "
+                        f"report.json has {len(hidden)}")
+    if "open" in details.attrs:
+        problems.append("#uncovered-modules: open by default; expected collapsed")
+    return problems
+
+
+def check_blocker_link(html_path: Path, report: dict, chromium: str, timeout: float) -> list[str]:
+    """Following a blocker's count link (``#blocker=…``) shows exactly its statements."""
+    blockers = report.get("blockers", [])
+    if not blockers:
+        return []
+    first = blockers[0]
+    page = parse_dom(render(html_path, chromium, None, timeout, fragment=f"blocker={first['anchor']}"))
+    shown = page.by_id.get("shown-count")
+    if shown is None or shown.text != str(first["count"]):
+        return [f"#blocker={first['anchor']}: shows {shown.text if shown else None!r} statements, "
+                f"expected {first['count']} ({first['key']})"]
+    return []
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -269,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         problems = check_page(parse_dom(dom), report, raw_html)
+        problems += check_blocker_link(html_path, report, chromium, args.timeout)
+    except (OSError, RuntimeError, subprocess.TimeoutExpired) as exc:
+        print(f"check_report_html: error: rendering failed: {exc}", file=sys.stderr)
+        return 2
     except (KeyError, TypeError, AttributeError) as exc:
         print(f"check_report_html: error: report.json lacks {exc}", file=sys.stderr)
         return 2

@@ -14,9 +14,10 @@ the source scanner and a small example budget, and the page gets:
 
 - counts and shares of theorems *parsed*, *translated* (a mirror was built), *tested or
   symbolic*, *refuted* and *error* (leanmirror failed on the statement);
-- the parser's unknown notation, grouped by the token that stopped parsing, by frequency;
-- what blocks coverage: every untranslatable/unbound reason (the constant, binder or
-  construct), by frequency;
+- per project, the parser's unknown notation, grouped by the token that stopped parsing, most
+  frequent first;
+- what blocks coverage: every untranslatable/unbound reason, keyed as the report keys it
+  (``unknown constant Foo``, ``notation ≃ᵐ``, ``type class C`` …), by frequency;
 - with ``--mutants``: the mutation score on the vendored Mathlib files (``tools/mutants.py``).
 
 In a project whose theorems are all proved (the vendored Mathlib files, the public projects),
@@ -45,8 +46,6 @@ CHECKED = ("tested", "symbolic")
 BLOCKED = ("untranslatable", "unbound")
 #: Before the ``error`` status existed, a failure inside a check was reported with this reason.
 _INTERNAL_ERROR = "leanmirror internal error"
-#: Reasons that name what blocked translation right after these words.
-_NAMED_BLOCKERS = ("constant ", "recursive definition ", "definition ", "a quantifier over ")
 
 
 @dataclass
@@ -105,20 +104,24 @@ def stopping_token(diagnostic) -> str | None:
     return tail
 
 
-def blocker(reason: str | None) -> str:
-    """The construct an untranslatable/unbound reason names, so equal causes group together."""
-    text = (reason or "no reason given").splitlines()[0]
-    text = text.removeprefix("cannot translate ")
-    for prefix in _NAMED_BLOCKERS:
-        if text.startswith(prefix):
-            return text.split(":", 1)[0]
-    if text.startswith("binder "):
-        return "binder: " + text.rsplit(": ", 1)[-1]
-    head, sep, detail = text.partition(": ")
-    if sep and "(" in detail:
-        # a term printed in full (``App(fn=Const(...))``): keep its head only
-        return f"{head}: {detail.split('(', 1)[0]}"
-    return text if len(text) <= 90 else text[:87] + "..."
+def blocker(result, notation: dict[str, str]) -> str:
+    """What blocked a row, keyed as the report's "What blocks coverage" table keys it
+    (:func:`mirror.report.blocker_key`), so equal causes group together."""
+    from mirror.report import blocker_key
+
+    parsed = notation.get(result.name) if "did not parse" in (result.reason or "") else None
+    return blocker_key(result.mirror_status, result.reason, parsed)
+
+
+def statement_constructs(diagnostics: Iterable) -> dict[str, str]:
+    """Declaration name → the token that stopped parsing its statement."""
+    found: dict[str, str] = {}
+    prefix = "cannot parse the statement of "
+    for diagnostic in diagnostics:
+        token = stopping_token(diagnostic)
+        if token is not None and diagnostic.message.startswith(prefix):
+            found.setdefault(diagnostic.message[len(prefix):].split(":", 1)[0], token)
+    return found
 
 
 def unknown_notation(diagnostics: Iterable) -> Counter:
@@ -134,6 +137,7 @@ def unknown_notation(diagnostics: Iterable) -> Counter:
 def tally(name: str, run_result) -> Figures:
     """Count one :class:`mirror.pipeline.RunResult` into :class:`Figures`."""
     figures = Figures(name)
+    constructs = statement_constructs(run_result.diagnostics)
     theorem_mirrors = [m for m in run_result.mirrors if m.role == "theorem"]
     figures.parsed = sum(1 for m in theorem_mirrors if m.declaration.type is not None)
     figures.translated = sum(1 for m in theorem_mirrors if m.status == "ready")
@@ -153,7 +157,7 @@ def tally(name: str, run_result) -> Figures:
         elif status == "inconclusive":
             figures.inconclusive += 1
         elif status in BLOCKED:
-            figures.blockers[blocker(result.reason)] += 1
+            figures.blockers[blocker(result, constructs)] += 1
     figures.notation = unknown_notation(run_result.diagnostics)
     return figures
 
@@ -223,14 +227,22 @@ def render(measured: list[Figures], notes: list[str], command: str,
         if f.refuted_names or f.error_names:
             lines += ["", f"**{f.project}** — refuted: {', '.join(f.refuted_names) or 'none'}; "
                       f"error: {', '.join(f.error_names) or 'none'}."]
-    notation: Counter = Counter()
     blockers: Counter = Counter()
     for f in measured:
-        notation.update(f.notation)
         blockers.update(f.blockers)
-    lines += ["", "## Unknown notation (token that stopped the parser)", ""]
-    lines += _table(["token", "statements"],
-                    [[_cell(t), str(n)] for t, n in notation.most_common()]) if notation else ["none"]
+    lines += ["", "## Unknown notation (token that stopped the parser), per project", "",
+              "Parse diagnostics (statements, variables, commands) by the token or notation the parser "
+              "stopped at, most frequent first: the next notation to support is at the top.", ""]
+    for f in measured:
+        if f.failed or not f.notation:
+            continue
+        ranked = sorted(f.notation.items(), key=lambda item: (-item[1], item[0]))
+        lines += [f"**{f.project}** ({sum(f.notation.values())} diagnostics, "
+                  f"{f.theorems - f.parsed} of {f.theorems} theorem statements unparsed)", ""]
+        lines += _table(["token", "diagnostics"], [[_cell(t), str(n)] for t, n in ranked]) + [""]
+    if not any(f.notation for f in measured if not f.failed):
+        lines += ["none", ""]
+    lines.pop()
     lines += ["", "## What blocks coverage (untranslatable / unbound reasons)", ""]
     lines += _table(["reason", "theorems"],
                     [[_cell(b), str(n)] for b, n in blockers.most_common()]) if blockers else ["none"]

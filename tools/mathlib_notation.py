@@ -4,6 +4,8 @@ Usage::
 
     python tools/mathlib_notation.py MATHLIB_DIR [--out FILE] [--commit SHA]
 
+The packaged table is generated with ``MATHLIB_DIR = bridge/data/mathlib_excerpts``.
+
 ``MATHLIB_DIR`` is a directory of Mathlib ``.lean`` files (a checkout, or any subset of its
 files kept at their ``Mathlib/...`` paths). Every ``notation``/``notation3``/``infix*``/
 ``prefix``/``postfix`` command that is not ``local`` is read with the scanner's own reader
@@ -53,25 +55,33 @@ def _checkout_commit(directory: Path) -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def _qualified_rhs(row: dict, declared: set[str]) -> dict:
-    """``row`` with the names of its right-hand side qualified by its namespace where the
-    files declare them there (``preimage`` in ``namespace Set`` is ``Set.preimage``)."""
-    parts = row["namespace"].split(".") if row["namespace"] else []
+def _qualified(text: str, namespace: str, declared: set[str]) -> str:
+    """``text`` with its names qualified by ``namespace`` where the files declare them there
+    (``preimage`` in ``namespace Set`` is ``Set.preimage``)."""
+    parts = namespace.split(".") if namespace else []
     out: list[str] = []
     prev: Token | None = None
-    for tok in tokenize(row["rhs"]):
-        text = tok.text
+    for tok in tokenize(text):
+        word = tok.text
         if tok.kind == "ident":
             for k in range(len(parts), 0, -1):
-                full = ".".join(parts[:k]) + "." + text
+                full = ".".join(parts[:k]) + "." + word
                 if full in declared:
-                    text = full
+                    word = full
                     break
         if prev is not None and tok.start != prev.end:
             out.append(" ")
-        out.append(text)
+        out.append(word)
         prev = tok
-    return {**row, "rhs": "".join(out)}
+    return "".join(out)
+
+
+def _qualified_rhs(row: dict, declared: set[str]) -> dict:
+    """``row`` with the names of its right-hand side and of its scoped holes' templates
+    (``r:(scoped f => iUnion f)``) qualified by its namespace."""
+    items = [{**item, "template": _qualified(item["template"], row["namespace"], declared)}
+             if "template" in item else item for item in row["items"]]
+    return {**row, "items": items, "rhs": _qualified(row["rhs"], row["namespace"], declared)}
 
 
 def read_file(path: Path, rel: str) -> tuple[list[dict], list[dict]]:

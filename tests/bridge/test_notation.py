@@ -140,11 +140,11 @@ def test_fractional_power_opens_matrix_and_the_unfixed_form_is_diagnosed() -> No
 
 
 def test_parse_failures_carry_a_construct_and_are_counted() -> None:
-    _, errors = scan("theorem a (f : ℕ) : f ≃ᵐ f := sorry\ntheorem b (f : ℕ) : f ≃ᵐ f := sorry\n"
+    _, errors = scan("theorem a (f : ℕ) : f ≃ₗ f := sorry\ntheorem b (f : ℕ) : f ≃ₗ f := sorry\n"
                      "theorem c (x : ℕ) : x ⊕⊕ x := sorry\n")
-    assert [e.construct for e in errors] == ["≃ᵐ", "≃ᵐ", "⊕⊕"]
-    extraction = Extraction([], errors + [Diagnostic("F.lean", 1, 1, "w", severity="warning", construct="≃ᵐ")])
-    assert unknown_notation(extraction) == [("≃ᵐ", 2), ("⊕⊕", 1)]
+    assert [e.construct for e in errors] == ["≃ₗ", "≃ₗ", "⊕⊕"]
+    extraction = Extraction([], errors + [Diagnostic("F.lean", 1, 1, "w", severity="warning", construct="≃ₗ")])
+    assert unknown_notation(extraction) == [("≃ₗ", 2), ("⊕⊕", 1)]
     with pytest.raises(TypeError, match="extraction must be an Extraction"):
         unknown_notation(errors)  # type: ignore[arg-type]
 

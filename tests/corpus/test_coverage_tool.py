@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from bridge.declaration import Diagnostic
+from mirror.result import StatementResult
 
 
 def _parse_error(text: str) -> Diagnostic:
@@ -44,19 +45,27 @@ def test_a_structured_construct_wins_and_other_diagnostics_are_not_notation(cove
     "reason, group",
     [
         ("cannot translate constant OrderIso.symm: it is not in mirror.translation's table",
-         "constant OrderIso.symm"),
+         "unknown constant OrderIso.symm"),
         ("cannot translate recursive definition Nat.log: only structural recursion on ℕ",
          "recursive definition Nat.log"),
         ("cannot translate binder α : Sort: type parameters are not drawn",
-         "binder: type parameters are not drawn"),
-        ("cannot translate finset: App(fn=Const(name='Finset.antidiagonal'), args=())",
-         "finset: App"),
-        ("cannot translate statement: the statement did not parse",
-         "statement: the statement did not parse"),
+         "type parameter (no carrier to draw)"),
+        ("cannot translate finset: App(fn=Const(name='Finset.antidiagonal'), args=())", "finset"),
+        ("cannot translate statement: the statement did not parse", "statement did not parse"),
     ],
 )
 def test_blocking_reasons_group_by_what_they_name(coverage_tool, reason, group):
-    assert coverage_tool.blocker(reason) == group
+    row = StatementResult("Foo.bar", "Foo", "theorem", "unchecked", "untranslatable", reason=reason)
+    assert coverage_tool.blocker(row, {}) == group
+
+
+def test_an_unparsed_statement_is_keyed_by_the_notation_that_stopped_it(coverage_tool):
+    diagnostics = [_parse_error("unexpected sym '≃'"), Diagnostic("A.lean", 1, 1, "unknown namespace Foo")]
+    constructs = coverage_tool.statement_constructs(diagnostics)
+    assert constructs == {"Foo.bar": "≃"}
+    row = StatementResult("Foo.bar", "Foo", "theorem", "unchecked", "untranslatable",
+                          reason="cannot translate statement: the statement did not parse")
+    assert coverage_tool.blocker(row, constructs) == "notation ≃"
 
 
 def test_the_page_has_the_figures_the_notation_and_the_blockers(coverage_tool):
@@ -71,4 +80,7 @@ def test_the_page_has_the_figures_the_notation_and_the_blockers(coverage_tool):
     assert "| broken | run failed |" in page and "IndexError" in page
     assert "refuted: Demo.bad" in page
     assert "| `≃` | 1 |" in page and "| `constant Foo.bar` | 1 |" in page
+    notation = page.split("## Unknown notation", 1)[1].split("## What blocks coverage", 1)[0]
+    assert "**demo** (1 diagnostics, 1 of 4 theorem statements unparsed)" in notation
+    assert "broken" not in notation  # a failed run has no parse figures
     assert "owner/demo @ abc" in page and "elsewhere: not found here" in page
