@@ -431,7 +431,7 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
 
 def selects(token: str, mirror: Mirror) -> bool:
     """Does a ``--select`` token name ``mirror``? Its full name, its last name components
-    (``c`` and ``Res.c`` name ``Mirror.Res.c``) or its module (``Toy.Ops`` names the
+    (``c`` and ``Ops.c`` name ``Toy.Ops.c``) or its module (``Toy.Ops`` names the
     statements of ``Toy.Ops`` and ``Toy.Ops.*``). The one rule of ``report`` and ``fuzz``."""
     return (mirror.name == token or mirror.name.endswith("." + token)
             or mirror.module == token or mirror.module.startswith(token + "."))
