@@ -34,6 +34,13 @@ def context(digits: int) -> mpmath.ctx_mp.MPContext:
     return ctx
 
 
+@functools.lru_cache(maxsize=None)
+def _constants(digits: int) -> tuple:
+    """``(i, 10^-(digits - 15))`` at ``digits`` digits (immutable; ~20 µs each to build)."""
+    ctx = context(digits)
+    return ctx.mpc(0, 1), ctx.mpf(10) ** -(digits - 15)
+
+
 class MpRuntime(MpFunctions, NumpyRuntime):
     """The same operations in mpmath at ``digits`` decimal digits (object arrays, batch 1).
 
@@ -56,11 +63,12 @@ class MpRuntime(MpFunctions, NumpyRuntime):
     ) -> None:
         super().__init__(1, nat_domain, 0.0 if tolerance is None else tolerance, bindings)
         self.context = context(digits)
+        unit, band = _constants(digits)
         self.pi = self.context.pi
-        self.I = self.context.mpc(0, 1)
+        self.I = unit
         self.exact_mode = tolerance is None
         #: Below this magnitude a value is zero for Lean's junk branches (exact mode only).
-        self.band = self.context.mpf(10) ** -(digits - 15) if tolerance is None else 0
+        self.band = band if tolerance is None else 0
         if self.exact_mode:
             self.tolerance = self.band  # an mpf: 10^-785 does not underflow
         #: The largest error estimate of a quadrature in this evaluation: in exact mode a

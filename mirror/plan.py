@@ -14,6 +14,7 @@ first; arrays take their shapes from them. The draws themselves are in
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from bridge import term as T
 from mirror.codegen import parameter_names
 from mirror.ranges import INTEGER_KINDS as _INTEGER_KINDS
 from mirror.translation import Statement
+from mirror import vocabulary as V
 from mirror.types import Ty
 from mirror.vocabulary import FUNCTIONS
 
@@ -142,7 +144,7 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
     defined = {d.label: d for d in statement.definitions}
     for label, hyp in statement.hypothesis_terms:
         if label in defined:
-            _define(defined[label], hyp, statement, entries, order)
+            _define(defined[label], statement, entries, order)
             constructive.append(label)
         elif _constrain(hyp, entries, order):
             constructive.append(label)
@@ -163,28 +165,60 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
     }
 
 
-def _define(definition, hyp: T.Term, statement: Statement, entries: dict,
-            order: list[str]) -> None:
+def _define(definition, statement: Statement, entries: dict, order: list[str]) -> None:
     """A variable the translator found defined by a hypothesis: the property recomputes it.
 
     The draw copies it when the definition is another, earlier drawn variable, or computes
-    it from a bound tree over earlier variables where one reads the other side (so that the
-    example shown is the one evaluated, up to float rounding of a real tree)."""
+    it from the translator's expression of it, as a bound tree over earlier variables (so
+    that the example shown is the one evaluated, up to float rounding of a real tree)."""
     entry = entries[definition.name]
     entry["defined_by"] = definition.label
-    source = next((v.name for v in statement.variables if v.symbol == definition.expr), None)
+    names = {v.symbol: v.name for v in statement.variables}
+    source = names.get(definition.expr)
     if (source is not None and entries[source]["kind"] == entry["kind"]
             and order.index(source) < order.index(definition.name)):
         entry["copy"] = source
         return
-    sides = [b for a, b in (hyp.args, hyp.args[::-1]) if _bare_var(a) == definition.name]
-    tree = _tree(sides[0], entries) if sides else None
+    tree = _expr_tree(definition.expr, names, entries)
     if tree is None or any(order.index(v) >= order.index(definition.name)
                            for v in _tree_vars(tree)):
         return
     if entry["kind"] in _INTEGER_KINDS and not _integral_consts(tree):
         return
     entry["value"] = tree
+
+
+#: Functions of the translator's vocabulary that a bound tree computes alike
+#: (:func:`mirror.ranges.evaluate_tree`; ``Int.ediv`` is not floor division: left out).
+_TREE_FUNCTIONS = {V.NatSub: "nat_sub", V.LeanDiv: "div", V.NatDiv: "int_div",
+                   V.LeanRpow: "rpow"}
+
+
+def _expr_tree(expr: sp.Basic, names: dict, entries: dict) -> dict | None:
+    """A translated expression over drawn scalars as a bound tree (``None`` when it has a
+    part a tree does not compute)."""
+    if expr in names:
+        name = names[expr]
+        return {"var": name} if entries[name]["kind"] != "array" else None
+    if expr.is_Integer:
+        return {"const": int(expr)}
+    if expr.is_Rational or expr.is_Float:
+        return {"const": float(expr)}
+    if expr.is_Add or expr.is_Mul or type(expr) in _TREE_FUNCTIONS:
+        args = [_expr_tree(arg, names, entries) for arg in expr.args]
+        if any(a is None for a in args):
+            return None
+        op = "add" if expr.is_Add else "mul" if expr.is_Mul else _TREE_FUNCTIONS[type(expr)]
+        return functools.reduce(lambda a, b: {"op": op, "args": [a, b]}, args)
+    if expr.is_Pow:
+        base, exponent = (_expr_tree(arg, names, entries) for arg in expr.args)
+        if base is None or exponent is None:
+            return None
+        integral = expr.args[1].is_Integer and expr.args[1] >= 0 and all(
+            entries[v]["kind"] in _INTEGER_KINDS for v in _tree_vars(base)
+        ) and _integral_consts(base)
+        return {"op": "pow" if integral else "rpow", "args": [base, exponent]}
+    return None
 
 
 def _propagate(entries: dict, order: list[str]) -> None:

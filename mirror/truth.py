@@ -76,7 +76,9 @@ class Propositions:
         entry's deviation relative to the largest entry of the pair, so that rounding of a
         large matrix is not read as an error in its small entries."""
         a, b = np.asarray(a), np.asarray(b)
-        if a.ndim <= 1 and b.ndim <= 1 and a.dtype.kind in _NUMERIC and b.dtype.kind in _NUMERIC:
+        per_draw = ((), (self.batch,))
+        if (a.shape in per_draw and b.shape in per_draw and a.dtype.kind in _NUMERIC
+                and b.dtype.kind in _NUMERIC):
             return self._scalar_eq(a, b)
         a, b = self._align(a, b)
         with np.errstate(all="ignore"):

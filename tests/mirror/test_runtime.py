@@ -162,3 +162,11 @@ def test_exact_runtimes_share_one_context_per_precision():
     assert MpRuntime(8, digits=120).context.dps == 120
     second.context.dps = 30  # left changed by someone: restored for the next runtime
     assert MpRuntime(8, digits=60).context.dps == 60
+
+
+def test_a_vector_without_a_batch_axis_is_compared_per_draw():
+    """``eq`` of a batch of scalars with an unbatched vector broadcasts the vector to every
+    draw (the array path), rather than pairing batch rows with vector entries."""
+    rt = NumpyRuntime(2, 8)
+    truth = rt.eq(np.array([1.0, 2.0]), np.array([1.0, 1.0, 1.0]))
+    assert list(truth.ok) == [True, False]

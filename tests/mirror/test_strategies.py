@@ -135,3 +135,16 @@ def test_plan_entries_that_read_no_draw_build_their_strategy_once(monkeypatch):
     draws()
     assert built.count("x") == 1  # once, when the strategy was made
     assert built.count("y") >= 20  # its range reads x: built at every example
+
+
+def test_a_definition_is_drawn_as_the_translator_computes_it():
+    """The value tree of a defined variable comes from the translator's expression: ``x / 2``
+    is ℕ division on ℕ (``7 / 2 = 3``) and field division on ℝ."""
+    nat = {e["name"]: e for e in plan_of("(h : y = x / 2) → y ≤ x", "x y : ℕ")["variables"]}
+    real = {e["name"]: e for e in plan_of("(h : y = x / 2) → y ≤ x", "x y : ℝ")["variables"]}
+    batch = sample_batch({"settings": plan_of("True", "x : ℕ")["settings"],
+                          "variables": [nat["x"], nat["y"]]}, np.random.default_rng(0), 64)
+    np.testing.assert_array_equal(batch["y"], batch["x"] // 2)
+    batch = sample_batch({"settings": plan_of("True", "x : ℝ")["settings"],
+                          "variables": [real["x"], real["y"]]}, np.random.default_rng(0), 64)
+    np.testing.assert_allclose(batch["y"], batch["x"] / 2, rtol=0, atol=0)
