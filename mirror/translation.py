@@ -1540,6 +1540,8 @@ class Translator:
             neutral = sp.Integer(0) if kind == "sum" else sp.Integer(1)
             body = V.LeanIte(cond(var), body, neutral)
         cls = V.FinSum if kind == "sum" else V.FinProd
+        if ty is not None and ty.kind == "Fin":  # in Fin n and ZMod n, reduced modulo n
+            return Value(V.FinWrap(cls(sp.Lambda(var, body), lo, hi), ty.args[0]), ty)
         return Value(cls(sp.Lambda(var, body), lo, hi), ty)
 
     def _special_Finset_sum(self, args, env, expected) -> Value:
