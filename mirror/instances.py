@@ -154,7 +154,8 @@ def _value_hypothesis(name: str, args: tuple[T.Term, ...]) -> T.Term | None:
     return None
 
 
-def _requirements(decl: Declaration, params: list[str]) -> tuple[dict[str, list[str]], list[T.Binder]]:
+def _requirements(decl: Declaration,
+                  params: list[str]) -> tuple[dict[str, list[str]], list[T.Binder]]:
     """The classes each type parameter must have, and the binders that remain (class
     binders on type parameters removed; value instances turned into hypotheses)."""
     needs: dict[str, list[str]] = {p: [] for p in params}
@@ -247,8 +248,9 @@ def _without_unused(decl: Declaration, params: list[str]) -> Declaration:
     while changed:
         changed = False
         for index, binder in typed:
-            if last[binder.name] == index and binder.name in relevant and not set(T.free_vars(binder.type)) <= relevant:
-                relevant |= set(T.free_vars(binder.type))
+            mentions = set(T.free_vars(binder.type))
+            if last[binder.name] == index and binder.name in relevant and not mentions <= relevant:
+                relevant |= mentions
                 changed = True
     unused = set(params) - relevant
     if not unused:

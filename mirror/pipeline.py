@@ -386,8 +386,8 @@ def _instantiated(decl: Declaration, translator: Translator,
                       reason=f"translated at no carrier; at {label}: {first.reason}")
     head = next((m for m in built if m.status == "ready"), built[0])
     unused = "; ".join(f"not translated at {label} ({m.reason})" for label, m in skipped)
-    return Mirror(decl, "ready", reason=unused or None, sympy_text=head.sympy_text, source=head.source,
-                  function_name=head.function_name, plan=head.plan, bound_to=head.bound_to,
+    return Mirror(decl, "ready", reason=unused or None, sympy_text=head.sympy_text,
+                  source=head.source, function_name=head.function_name, plan=head.plan, bound_to=head.bound_to,
                   statement=head.statement, unfolded=head.unfolded, instances=built,
                   build_seconds=sum(m.build_seconds for m in built))
 

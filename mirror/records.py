@@ -69,7 +69,8 @@ def _is_prop(term: T.Term | None) -> bool:
 class Records:
     """The record types of a project (its structures and type synonyms) and the rewriting."""
 
-    def __init__(self, declarations: dict[str, Declaration], keep: set[str] | frozenset = frozenset()) -> None:
+    def __init__(self, declarations: dict[str, Declaration],
+                 keep: set[str] | frozenset = frozenset()) -> None:
         self.declarations = declarations
         #: Definitions never unfolded here (those bound to an implementation).
         self.keep = set(keep)
@@ -92,8 +93,8 @@ class Records:
         if name in self.synonyms and name not in seen and not args:
             return self.layout(self.synonyms[name], seen | {name})
         if name == "Prod" and len(args) == 2:
-            return Layout("Prod", tuple(
-                Field(names, self.layout(arg, seen) or arg) for names, arg in zip(_PROD_FIELDS, args)))
+            return Layout("Prod", tuple(Field(names, self.layout(arg, seen) or arg)
+                                        for names, arg in zip(_PROD_FIELDS, args)))
         if name in self.structures:
             params = [b.name for b in self.declarations[name].binders
                       if b.info != "instImplicit"]
