@@ -65,7 +65,6 @@ class Desugarer:
         self.reps: dict[str, Rep] = {}
         #: Element types of the variables whose membership in a collection was desugared.
         self.members: dict[str, T.Term] = {}
-        self.kinds: dict[str, str] = {}
 
     def fresh(self, base: str) -> str:
         name, count = base, 0
@@ -157,13 +156,16 @@ class Desugarer:
         A hypothesis ``o = some e`` / ``o = none`` on an option binder no earlier binder
         mentions replaces the option (the statement is the same with ``o`` substituted);
         ``∀ x ∈ l`` over a list ends the prefix (the rest is a conjunction over the list's
-        segments); a hypothesis that became a conjunction is split into its parts."""
+        segments) unless a collection binder follows; a hypothesis that became a conjunction
+        is split into its parts."""
         out: list[T.Binder] = []
         drawn: dict[str, list[str]] = {}
         for index, binder in enumerate(binders):
             nxt = binders[index + 1] if index + 1 < len(binders) else None
+            later = binders[index + 2:]
             if (nxt is not None and binder.name != "_"
-                    and isinstance(self._member_of(nxt.type, binder.name), Sequence)):
+                    and isinstance(self._member_of(nxt.type, binder.name), Sequence)
+                    and not any(type_head(b.type)[0] in KINDS for b in later)):
                 return out, self.term(pi(binders[index:], body))
             if self._specialize(binder, drawn, out):
                 continue
