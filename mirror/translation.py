@@ -72,6 +72,10 @@ class Translator(Unfolding, Elaborator):
         self.unfold_bound = unfold_bound
         self.used_bound: set[str] = set()
         self._depth = 0
+        self._unfolding = 0
+        self._too_deep = False
+        self._reaches: dict[str, frozenset[str]] = {}
+        self._systems: dict = {}
 
     # ---- entry points -----------------------------------------------------------------------
 

@@ -2,10 +2,16 @@
 
 A definition applied to all its explicit parameters is unfolded: its arguments are bound to
 its parameters (named arguments, unification of implicit dimensions, late typing of
-lambdas), then either its body is elaborated, or — when it has a NumPy implementation and
-the run does not unfold bound definitions — it becomes a
-:class:`~mirror.vocabulary.BoundCall`, or — when it is defined by equations — structural
-recursion on ℕ (:class:`~mirror.vocabulary.Recursion`).
+lambdas), then
+
+- when it has a NumPy implementation and the run does not unfold bound definitions, it
+  becomes a :class:`~mirror.vocabulary.BoundCall`;
+- when it is not recursive, its body is elaborated in place;
+- when its equations are a fold on ℕ (``| 0 => base | n + 1 => step`` calling itself on
+  ``n`` only), it is a :class:`~mirror.vocabulary.Recursion`;
+- any other recursion — well-founded, on several arguments, mutual (the definitions that
+  reach each other through their bodies) — is a *system* of member bodies over their
+  parameters, evaluated at run time with a step budget (:mod:`mirror.recursion`).
 """
 
 from __future__ import annotations
@@ -48,8 +54,9 @@ class Unfolding:
     bound: set[str]
     unfold_bound: bool
     used_bound: set[str]
-    _unfolding = 0
-    _too_deep = False
+    #: Definitions being unfolded inside each other, and whether their limit was passed.
+    _unfolding: int
+    _too_deep: bool
     #: name → the project definitions it reaches / the recursive system it belongs to.
     _reaches: dict[str, frozenset[str]]
     _systems: dict[str, tuple[sp.Tuple, dict[str, MemberSignature]]]
@@ -328,8 +335,6 @@ class Unfolding:
     def _reaches_of(self, name: str) -> frozenset[str]:
         """The project definitions ``name``'s body mentions, transitively (a work list, not
         Python recursion)."""
-        if not hasattr(self, "_reaches"):
-            self._reaches = {}
         if name in self._reaches:
             return self._reaches[name]
         seen: set[str] = set()
@@ -383,8 +388,6 @@ class Unfolding:
     def _system(self, decl: Declaration) -> tuple[sp.Tuple, dict[str, MemberSignature]]:
         """The recursive system ``decl`` belongs to (its ``mutual`` block, or itself), built
         once per translator: each member's body as a ``Lambda`` over its parameters."""
-        if not hasattr(self, "_systems"):
-            self._systems = {}
         if decl.name in self._systems:
             return self._systems[decl.name]
         names = sorted(self._cycle(decl.name) or {decl.name})

@@ -73,18 +73,24 @@ def test_the_recursive_step_is_inherited_by_child_environments_only():
     assert Env().recursion is None and "recursion" not in env
 
 
-def test_the_depth_guard_leaves_its_counter_at_zero():
-    """A definition that unfolds forever is untranslatable; the guard's counter is back at 0
-    afterwards (it used to end negative and let the next statement nest deeper)."""
-    loop = definition("loop", "x : ℝ", "ℝ", "loop x + 1")
-    tr = Translator({"loop": loop})
+def test_the_depth_guards_leave_their_counters_at_zero():
+    """Definitions unfolded inside each other past the limit make a statement untranslatable;
+    the guards' counters are back at 0 afterwards (the old one ended negative and let the
+    next statement nest deeper)."""
+    from mirror.unfolding import MAX_UNFOLDING
     from tests.mirror.test_translation import theorem
 
+    chain = [definition("d0", "x : ℝ", "ℝ", "x + 1")]
+    for i in range(1, MAX_UNFOLDING + 5):
+        chain.append(definition(f"d{i}", "x : ℝ", "ℝ", f"d{i - 1} x + 1"))
+    tr = Translator({d.name: d for d in chain})
+    deepest = chain[-1].name
     for _ in range(2):
         with pytest.raises(Untranslatable, match="deeply nested"):
-            tr.translate_statement(theorem("loop x = 0", "x : ℝ"))
-        assert tr._depth == 0
-    assert tr.translate_statement(theorem("x + 1 = 1 + x", "x : ℝ")).conclusion is sp.true
+            tr.translate_statement(theorem(f"{deepest} x = 0", "x : ℝ"))
+        assert tr._depth == 0 and tr._unfolding == 0 and not tr._too_deep
+    shallow = tr.translate_statement(theorem("d3 x = x + 4", "x : ℝ"))
+    assert shallow.conclusion is sp.true
 
 
 def test_forms_use_the_elaborators_public_methods_only():
