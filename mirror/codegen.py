@@ -236,6 +236,13 @@ class PropertyPrinter(Printer):
         factors = [self._print(a) for a in expr.as_ordered_factors()]
         return "(" + " * ".join(factors) + ")"
 
+    def _print_FinWrap(self, expr):
+        value, n = expr.args
+        if isinstance(value, sp.Pow) and value.args[1].is_integer:
+            base, exp = value.args
+            return f"rt.power_mod({self._print(base)}, {self._print(exp)}, {self._print(n)})"
+        return f"rt.fin_wrap({self._print(value)}, {self._print(n)})"
+
     def _print_Pow(self, expr):
         base, exp = expr.args
         if exp == sp.Rational(1, 2):

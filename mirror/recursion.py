@@ -18,7 +18,6 @@ verdict). Values are memoized per call, so ``choose n k`` costs ``O(n k)`` evalu
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -182,15 +181,9 @@ def _batch_of_bodies(rt: Any, system: System, member: str, keys: list[Key], memo
 
 
 def _runtime_of_size(rt: Any, size: int) -> Any:
-    """A runtime like ``rt`` (bindings, tolerance, precision) with a batch of ``size`` and no
-    masks: the bodies of pending calls are evaluated in it."""
-    sub = copy.copy(rt)
-    sub.batch = size
-    sub.invalid = np.zeros(size, dtype=bool)
-    sub.impl_nonfinite = np.zeros(size, dtype=bool)
-    sub._masks = []
-    sub._memo = {}
-    return sub
+    """A runtime like ``rt`` with a batch of ``size``: the bodies of pending calls are
+    evaluated in it."""
+    return rt.resized(size)
 
 
 def _is_exact(rt: Any) -> bool:

@@ -14,8 +14,11 @@ inequality); the relations and connectives are in :mod:`mirror.truth`. The exact
 
 from __future__ import annotations
 
+import copy
+from fractions import Fraction
 from typing import Any, Callable
 
+import mpmath
 import numpy as np
 
 from bridge.errors import LeanMirrorError
@@ -98,6 +101,18 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         self._constants: dict[bool, Truth] = {}
         self.pi = np.pi
         self.I = 1j
+
+    def resized(self, size: int) -> "NumpyRuntime":
+        """A runtime like this one (bindings, tolerance, precision) with a batch of ``size``,
+        no masks and nothing cached from this one's batch."""
+        sub = copy.copy(self)
+        sub.batch = size
+        sub.invalid = np.zeros(size, dtype=bool)
+        sub.impl_nonfinite = np.zeros(size, dtype=bool)
+        sub._masks = []
+        sub._memo = {}
+        sub._constants = {}
+        return sub
 
     # ---- masks --------------------------------------------------------------------------------
 
@@ -226,10 +241,13 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         return np.maximum(np.asarray(a, dtype=np.int64) - np.asarray(b, dtype=np.int64), 0)
 
     def fin_wrap(self, x, n):
-        """``x mod n`` (``Fin n``, ``ZMod n``); an integer that arrives as a float (a power
-        computed in floating point) is rounded, not truncated (15.999… is 16)."""
+        """``x mod n`` (``Fin n``, ``ZMod n``). Python integers (exact runtimes, or a power
+        past int64) are reduced exactly; an integer that arrives as a float (a power computed
+        in floating point) is rounded, not truncated (15.999… is 16)."""
         n = np.asarray(n, dtype=np.int64)
         x = np.asarray(x)
+        if x.dtype == object:
+            return np.frompyfunc(_wrap_exactly, 2, 1)(x, n)
         if not np.issubdtype(x.dtype, np.integer):
             with np.errstate(invalid="ignore"):
                 x = np.rint(x.astype(float))
@@ -243,6 +261,24 @@ class NumpyRuntime(Propositions, NumpyFunctions):
             return x ** k.astype(np.int64)
         with np.errstate(all="ignore"):
             return x ** k
+
+    def power_mod(self, x, k, n):
+        """``x ^ k`` in ``ZMod n`` / ``Fin n`` by repeated squaring modulo ``n``: exact, and
+        never past int64 (``5 ^ 35`` would wrap around there)."""
+        x = self.fin_wrap(x, n)
+        if x.dtype == object:
+            return np.frompyfunc(lambda a, e, m: pow(int(a), int(e), int(m) or 1), 3, 1)(
+                x, np.asarray(k, dtype=object), np.asarray(n, dtype=object))
+        m = np.asarray(n, dtype=np.int64)
+        m = np.where(m == 0, 1, m)
+        k = np.asarray(k, dtype=np.int64)
+        result = np.mod(np.ones(np.broadcast(x, k, m).shape, dtype=np.int64), m)
+        base = x.astype(np.int64)
+        while np.any(k > 0):
+            result = np.where(k & 1, np.mod(result * base, m), result)
+            base = np.mod(base * base, m)
+            k = k >> 1
+        return result
 
     def rpow(self, x, y):
         """``Real.rpow`` with Lean's junk values."""
@@ -596,3 +632,13 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["MAX_RANGE", "MpRuntime", "NumpyRuntime", "OutOfDomain", "Truth"]
+
+
+def _wrap_exactly(value, n) -> int:
+    """``value mod n`` on an exact integer (a Python int, an integral Fraction or mpf)."""
+    n = int(n) or 1
+    if isinstance(value, Fraction):
+        value = value.numerator // value.denominator
+    elif not isinstance(value, (int, np.integer)):
+        value = int(mpmath.nint(value))
+    return int(value) % n

@@ -44,8 +44,7 @@ class NatDiv(sp.Function):
     """``ℕ`` division: floor, ``n / 0 = 0``."""
 
     nargs = 2
-    is_integer = True  # an integer-valued function: a power with it as exponent is a monoid power
-    is_nonnegative = True
+    is_integer = is_nonnegative = True  # so a power with it as exponent is a monoid power
 
     @classmethod
     def eval(cls, a, b):
@@ -77,8 +76,7 @@ class NatMod(sp.Function):
     """``ℕ``/``ℤ`` remainder as Lean defines it: ``n % 0 = n``; Euclidean for ℤ."""
 
     nargs = 2
-    is_integer = True
-    is_nonnegative = True
+    is_integer = is_nonnegative = True
 
     @classmethod
     def eval(cls, a, b):
@@ -93,8 +91,7 @@ class NatSub(sp.Function):
     """``ℕ`` subtraction, truncated at zero: ``2 - 5 = 0``."""
 
     nargs = 2
-    is_integer = True
-    is_nonnegative = True
+    is_integer = is_nonnegative = True
 
     @classmethod
     def eval(cls, a, b):
@@ -215,8 +212,7 @@ class NatSqrt(sp.Function):
     """``Nat.sqrt n``: the largest ``r`` with ``r * r ≤ n``."""
 
     nargs = 1
-    is_integer = True
-    is_nonnegative = True
+    is_integer = is_nonnegative = True
 
     @classmethod
     def eval(cls, n):
@@ -567,8 +563,7 @@ class FinWrap(sp.Function):
     """``Fin n`` arithmetic wraps: ``FinWrap(x, n) = x mod n``."""
 
     nargs = 2
-    is_integer = True
-    is_nonnegative = True
+    is_integer = is_nonnegative = True
 
     @classmethod
     def eval(cls, x, n):

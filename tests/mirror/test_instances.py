@@ -26,6 +26,8 @@ FAST = CheckSettings(max_examples=60, sweep=128)
 TRUE = ("symbolic", "tested")
 REAL_FIELDS = ["K := ℝ", "K := ℚ"]
 RINGS = ["R := ℝ", "R := ℚ", "R := ℤ"]
+#: commutative rings: also ZMod 6 (zero divisors, torsion)
+COMM_RINGS = RINGS + ["R := ZMod 6"]
 MATRICES = ["R := Matrix (Fin 2) (Fin 2) ℝ", "R := Matrix (Fin 3) (Fin 3) ℝ"]
 
 
@@ -38,15 +40,15 @@ def rows():
 @pytest.mark.parametrize(
     "name, expected, carriers",
     [
-        ("add_sq'", TRUE, RINGS),
-        ("ring_mul_comm", ("refuted",), RINGS + MATRICES),
-        ("add_zero_ascribed", TRUE, RINGS + MATRICES),
+        ("add_sq'", TRUE, COMM_RINGS),
+        ("ring_mul_comm", ("refuted",), RINGS + MATRICES + ["R := ZMod 6"]),
+        ("add_zero_ascribed", TRUE, RINGS + MATRICES + ["R := ZMod 6"]),
         ("mul_self_nonneg'", TRUE, REAL_FIELDS),
         ("sq_nonneg'", TRUE, REAL_FIELDS),
         ("div_mul_cancel'", TRUE, REAL_FIELDS),
         ("div_mul_cancel_all", ("refuted",), REAL_FIELDS),
         ("euclid_div_mul", ("refuted",), RINGS),
-        ("cast_mul_comm", TRUE, RINGS),
+        ("cast_mul_comm", TRUE, COMM_RINGS),
         ("add_sub_cancel''", TRUE, [c.replace("R :=", "G :=") for c in RINGS + MATRICES]
          + ["G := ZMod 6"]),
         ("add_self_eq_zero", ("refuted",), [c.replace("R :=", "G :=") for c in RINGS + MATRICES]
@@ -54,7 +56,7 @@ def rows():
         ("sum_nonneg'", TRUE, ["α := ZMod 6", "α := Fin n"]),
         ("le_max_left'", TRUE, ["α := ℝ", "α := ℚ", "α := ℤ", "α := ℕ", "α := Fin n"]),
         ("two_le_of_fact", TRUE, []),
-        ("prod_mul_comm", TRUE, RINGS),
+        ("prod_mul_comm", TRUE, COMM_RINGS),
         ("prod_swap_fst", TRUE, []),
         ("prod_eta'", TRUE, []),
         ("prod_swap_eq", ("refuted",), []),
@@ -125,9 +127,9 @@ def test_implied_classes_count_and_both_spellings_of_an_ordered_field_agree():
     assert _keys(["Field"]) == ["real", "rat"]
     assert _keys(["Field", "CommRing"]) == _keys(["Field"])
     assert _keys(["LinearOrderedField"]) == _keys(["Field", "LinearOrder", "IsStrictOrderedRing"])
-    assert _keys(["CommRing"]) == ["real", "rat", "int"]
-    assert _keys(["Ring"]) == ["real", "rat", "int", "matrix2", "matrix3"]
-    assert _keys(["CommRing", "IsDomain"]) == ["real", "rat", "int"]
+    assert _keys(["CommRing"]) == ["real", "rat", "int", "zmod"]
+    assert _keys(["Ring"]) == ["real", "rat", "int", "matrix2", "matrix3", "zmod"]
+    assert _keys(["CommRing", "IsDomain"]) == ["real", "rat", "int"]  # ZMod 6 has zero divisors
     assert "zmod" in _keys(["AddCommGroup"]) and "int" in _keys(["AddCommGroup"])
     assert _keys(["Fintype", "DecidableEq"]) == ["zmod", "fin", "bool"]
     assert _keys(["MeasureSpace"]) == []
@@ -160,7 +162,7 @@ def test_the_type_variable_is_substituted_everywhere():
                   _binder("n", "ℕ"), _binder("a", "R", locals_=["R"])],
                  "((n : ℕ) : R) * a = a * (n : R) + (0 : R)")
     instances = instantiate(decl)
-    assert [i.label for i in instances] == RINGS
+    assert [i.label for i in instances] == COMM_RINGS
     for instance in instances:
         inst = instance.declaration
         assert [b.name for b in inst.binders] == ["n", "a"]
@@ -236,7 +238,7 @@ def test_an_unused_type_parameter_is_dropped_with_its_classes_and_variables():
 def test_a_type_parameter_declared_twice_is_one_parameter():
     decl = _decl([R_TYPE, R_TYPE, _binder("_", "CommRing R", "instImplicit", ["R"]),
                   _binder("a", "R", locals_=["R"])], "a = a")
-    assert [i.label for i in instantiate(decl)] == RINGS
+    assert [i.label for i in instantiate(decl)] == COMM_RINGS
 
 
 def test_a_power_in_zmod_is_reduced_modulo_n():
