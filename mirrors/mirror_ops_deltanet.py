@@ -42,7 +42,7 @@ def prop_Mirror__Ops__chunkDeltaRule__conformance(
 
 PLAN_prop_Mirror__Ops__chunkDeltaRule__conformance = {   'constructive': [],
     'domains': [   'drawn with C ≥ 1.0, the domain of '
-                   'mirror.impl.ops:chunk_gated_delta_rule'],
+                   'mirror.bundled.impl.ops:chunk_gated_delta_rule'],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -172,7 +172,7 @@ def prop_Mirror__Ops__chunkDeltaRule_eq(
 
 PLAN_prop_Mirror__Ops__chunkDeltaRule_eq = {   'constructive': ['hC'],
     'domains': [   'drawn with C ≥ 1.0, the domain of '
-                   'mirror.impl.ops:chunk_gated_delta_rule'],
+                   'mirror.bundled.impl.ops:chunk_gated_delta_rule'],
     'hypotheses': ['hC'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,

@@ -26,7 +26,8 @@ def prop_Mirror__Ops__invFreq__conformance(rt, *, v_theta, v_denom, v_active, v_
 
 
 PLAN_prop_Mirror__Ops__invFreq__conformance = {   'constructive': [],
-    'domains': ['drawn with theta > 0.0, the domain of mirror.impl.ops:inv_freq'],
+    'domains': [   'drawn with theta > 0.0, the domain of '
+                   'mirror.bundled.impl.ops:inv_freq'],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -78,7 +79,8 @@ def prop_Mirror__Ops__invFreq_of_ge_active(rt, *, v_theta, v_denom, v_active, v_
 
 
 PLAN_prop_Mirror__Ops__invFreq_of_ge_active = {   'constructive': ['hi'],
-    'domains': ['drawn with theta > 0.0, the domain of mirror.impl.ops:inv_freq'],
+    'domains': [   'drawn with theta > 0.0, the domain of '
+                   'mirror.bundled.impl.ops:inv_freq'],
     'hypotheses': ['hi'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -141,7 +143,7 @@ def prop_Mirror__Ops__rope__conformance(
 
 
 PLAN_prop_Mirror__Ops__rope__conformance = {   'constructive': [],
-    'domains': ['drawn with theta > 0.0, the domain of mirror.impl.ops:rope'],
+    'domains': ['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -253,7 +255,7 @@ def prop_Mirror__Ops__rope_of_ge_rot(
 
 
 PLAN_prop_Mirror__Ops__rope_of_ge_rot = {   'constructive': ['hd'],
-    'domains': ['drawn with theta > 0.0, the domain of mirror.impl.ops:rope'],
+    'domains': ['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'],
     'hypotheses': ['hd'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -369,7 +371,7 @@ def prop_Mirror__Ops__rope_pair_norm(
 
 
 PLAN_prop_Mirror__Ops__rope_pair_norm = {   'constructive': ['hi', 'hD'],
-    'domains': ['drawn with theta > 0.0, the domain of mirror.impl.ops:rope'],
+    'domains': ['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'],
     'hypotheses': ['hi', 'hD'],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
@@ -474,7 +476,7 @@ def prop_Mirror__Ops__rope_pos_zero(rt, *, v_T, v_D, v_theta, v_rot, v_denom, v_
 
 
 PLAN_prop_Mirror__Ops__rope_pos_zero = {   'constructive': [],
-    'domains': ['drawn with theta > 0.0, the domain of mirror.impl.ops:rope'],
+    'domains': ['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'],
     'hypotheses': [],
     'settings': {   'dim_max': 4,
                     'dim_min': 1,
