@@ -25,6 +25,7 @@ from pathlib import Path
 from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.parser import parse_term
+from mirror.lean_terms import fresh_name
 from mirror.result import StatementResult
 from mirror.translation import Untranslatable
 
@@ -180,12 +181,6 @@ def _requirements(decl: Declaration,
     return needs, kept
 
 
-def _fresh_name(base: str, taken: set[str]) -> str:
-    name = base
-    while name in taken:
-        name += "'"
-    taken.add(name)
-    return name
 
 
 def _instance(decl: Declaration, kept: list[T.Binder], choice: dict[str, Carrier],
@@ -196,7 +191,7 @@ def _instance(decl: Declaration, kept: list[T.Binder], choice: dict[str, Carrier
     for var, carrier in choice.items():
         ty = carrier.type
         if carrier.dimension is not None:
-            size = _fresh_name(f"{var}_card", taken)
+            size = fresh_name(f"{var}_card", taken)
             rename = {carrier.dimension: T.Var(size)}
             ty = T.substitute(ty, rename)
             extra.append(T.Binder(size, T.Const("Nat"), "implicit"))

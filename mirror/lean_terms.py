@@ -138,3 +138,12 @@ def show(term: T.Term) -> str:
     if isinstance(term, T.Typed):
         return f"({show(term.expr)} : {show(term.type)})"
     return type(term).__name__
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """``base``, or ``base'``, ``base''``, … : the first not in ``taken`` (which it joins)."""
+    name = base
+    while name in taken:
+        name += "'"
+    taken.add(name)
+    return name

@@ -19,6 +19,7 @@ from typing import Union
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.lean_terms import fresh_name
 
 #: How deep definitions taking or returning records are unfolded inside one another.
 MAX_UNFOLD = 16
@@ -162,7 +163,7 @@ class Records:
             label = f"{base}_{fld.names[0]}"
             if fld.prop:
                 hyp = T.substitute(fld.type, own)
-                invariants.append(T.Binder(_fresh(label, taken), hyp, "default"))
+                invariants.append(T.Binder(fresh_name(label, taken), hyp, "default"))
                 values.append(None)
                 continue
             if isinstance(fld.type, Layout):
@@ -170,7 +171,7 @@ class Records:
                 values.append(record)
                 binders.extend(inner)
                 continue
-            name = _fresh(label, taken)
+            name = fresh_name(label, taken)
             binders.append(T.Binder(name, fld.type, info))
             values.append(T.Var(name))
             if isinstance(fld.names[0], str):
@@ -336,12 +337,6 @@ def _leaves(left: Record, right: Record):
             yield a, b
 
 
-def _fresh(base: str, taken: set[str]) -> str:
-    name = base
-    while name in taken:
-        name += "'"
-    taken.add(name)
-    return name
 
 
 __all__ = ["Field", "Layout", "Records", "MAX_UNFOLD", "TYPE_HEADS"]
