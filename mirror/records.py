@@ -1,4 +1,4 @@
-"""Records: ``Prod`` and user structures, drawn field by field.
+"""Records: ``Prod``, ``Sigma`` and user structures, drawn field by field.
 
 A stage between extraction and translation, like :mod:`mirror.instances`. A binder
 ``p : ℝ × ℝ`` (or ``p : Aff`` with ``abbrev Aff := ℝ × ℝ``, or ``p : Point`` for a
@@ -96,6 +96,13 @@ class Records:
         if name == "Prod" and len(args) == 2:
             return Layout("Prod", tuple(Field(names, self.layout(arg, seen) or arg)
                                         for names, arg in zip(_PROD_FIELDS, args)))
+        if name == "Sigma" and len(args) == 1 and isinstance(args[0], T.Lam) \
+                and len(args[0].binders) == 1 and args[0].binders[0].type is not None:
+            # Σ x : A, B x: the second field's type reads the first (by the binder's name)
+            (first,), second = args[0].binders, args[0].body
+            return Layout("Sigma", (
+                Field(_PROD_FIELDS[0] + (first.name,), self.layout(first.type, seen) or first.type),
+                Field(_PROD_FIELDS[1], self.layout(second, seen) or second)))
         if name in self.structures:
             params = [b.name for b in self.declarations[name].binders
                       if b.info != "instImplicit"]
@@ -129,7 +136,7 @@ class Records:
 
     def _mentions_records(self, decl: Declaration) -> bool:
         terms = [b.type for b in decl.binders if b.type is not None] + [decl.type]
-        names = {"Prod", *self.structures, *self.synonyms}
+        names = {"Prod", "Sigma", *self.structures, *self.synonyms}
         for term in terms:
             for node in T.walk(term):
                 if isinstance(node, T.Anon) or isinstance(node, T.Const) and (
@@ -172,10 +179,9 @@ class Records:
                 binders.extend(inner)
                 continue
             name = fresh_name(label, taken)
-            binders.append(T.Binder(name, fld.type, info))
+            binders.append(T.Binder(name, T.substitute(fld.type, own), info))
             values.append(T.Var(name))
-            if isinstance(fld.names[0], str):
-                own[fld.names[0]] = T.Var(name)
+            own.update((n, T.Var(name)) for n in fld.names if isinstance(n, str))
         return tuple(values), binders + invariants
 
     # ---- terms -------------------------------------------------------------------------------

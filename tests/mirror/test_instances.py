@@ -70,6 +70,9 @@ def rows():
         ("half_y_nonneg", ("refuted",), []),
         ("two_min_le", TRUE, ["α := ℝ", "α := ℚ", "α := ℤ", "α := ℕ", "α := Fin n"]),
         ("two_int_le", ("refuted",), []),
+        ("sigma_snd_lt", TRUE, []),
+        ("sigma_snd_lt_pred", ("refuted",), []),
+        ("sigma_vec", TRUE, []),
     ],
 )
 def test_each_statement_gets_the_right_verdict_at_the_right_carriers(rows, name, expected,
