@@ -19,6 +19,7 @@ import sympy as sp
 from bridge import term as T
 from mirror import vocabulary as V
 from mirror.forms import FORMS, bound_of
+from mirror.inference import Inference
 from mirror.types import COMPLEX, NAT, PROP, RAT, REAL, SORT, Ty, coerces, fin, fun, numeric_max
 from mirror.values import (
     ARITH,
@@ -62,7 +63,7 @@ ENNREAL_OPS: dict[str, Callable] = {
 
 
 
-class Elaborator:
+class Elaborator(Inference):
     """The term visitor. The translator that mixes it in provides ``declarations`` and the
     unfolding of project definitions (``_apply_def``, ``_recursive_call``)."""
 
@@ -748,43 +749,3 @@ class Elaborator:
             return sp.Integer(0), NAT_DOMAIN
         raise Untranslatable(f"a quantifier over {ty}", "only ℕ and Fin n are finite here")
 
-    def infer_binder_type(self, name: str, body: T.Term, env: Env) -> Ty:
-        """The type of an untyped binder from the first function it is an argument of.
-
-        The function applied to the arguments before it is elaborated once; the domain of
-        what comes out is the binder's type (an array's index type, a definition's
-        parameter or result domain)."""
-        for node in T.walk(body):
-            if not isinstance(node, T.App):
-                continue
-            for position, arg in enumerate(node.args):
-                if arg != T.Var(name):
-                    continue
-                if isinstance(node.fn, T.Const) and (node.fn.name in ARITH
-                                                     or node.fn.name in RELATIONS):
-                    continue
-                head = T.App(node.fn, node.args[:position]) if position else node.fn
-                if name in T.free_vars(head):
-                    continue
-                try:
-                    value = self.elab(head, env, None)
-                except (Untranslatable, ValueError, TypeError, IndexError):
-                    continue  # a probe: special forms applied to too few arguments
-                ty = value.ty
-                if ty is None and value.is_fn:
-                    ty = self._fn_value_type(value)
-                if ty is not None and ty.is_array:
-                    return ty.domains()[0]
-        return NAT
-
-    def _fn_value_type(self, value: Value) -> Ty | None:
-        """The type of a partly applied definition, from its parameters and result type."""
-        fnv = value.fn
-        if isinstance(fnv, DefFn):
-            params = self._explicit_params(fnv.decl)
-            remaining = params[len(fnv.args):]
-            if remaining and is_type_term(remaining[0].type):
-                dom = self.try_type(remaining[0].type, Env())
-                if dom is not None:
-                    return fun(dom, REAL)
-        return self._infer_fn_type(value)

@@ -75,6 +75,18 @@ def test_nat_subtraction_truncates_but_an_expected_real_type_does_not():
     assert not conclusion("(i : ℝ) - j = 0", "i j : ℕ").has(V.NatSub)
 
 
+def test_an_untyped_binder_takes_the_type_unification_gives_it():
+    """`∃ r, ∀ i, a i = r * b i` over real `a b` (a PFR lemma) quantifies over ℝ, as Lean
+    elaborates it: it used to default to ℕ, a stronger claim that came out refuted."""
+    with pytest.raises(Untranslatable, match="quantifier over Real"):
+        conclusion("∃ r, ∀ i, a i = r * b i", "a b : Fin 3 → ℝ")
+    # nothing but numerals and ℕ leaves: ℕ, Lean's default
+    assert conclusion("∃ k, k * 2 = n", "n : ℕ").has(V.FinExists)
+    # an integer leaf makes it an integer (and ℤ is not finite here)
+    with pytest.raises(Untranslatable, match="quantifier over Int"):
+        conclusion("∃ k, k * 2 = z", "z : ℤ")
+
+
 def test_division_is_chosen_by_type():
     assert conclusion("a / b = 0", "a b : ℕ").has(V.NatDiv)
     assert conclusion("x / y = 0", "x y : ℝ").has(V.LeanDiv)
