@@ -24,14 +24,15 @@ from typing import Any, Callable
 import numpy as np
 import sympy as sp
 from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
+from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
 from hypothesis.reporting import with_reporter
 
 from mirror.fileio import open_example_database
 from mirror.guard import Guard
-from mirror.exact import FAILS, HOLDS, VACUOUS, Decision, as_batch, decide
+from mirror.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.runtime import NumpyRuntime, OutOfDomain
-from mirror.strategies import examples, sample_batch
+from mirror.strategies import examples, group_by_shape, sample_batch, stack
 
 #: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
 #: margin, and the tolerance of an implementation against its Lean definition.
@@ -42,6 +43,8 @@ SWEEP_EXACT = 64
 #: Seconds of exact decisions per statement; past them, draws float64 cannot settle beyond
 #: doubt are not counted (said in the method), and a float64 counterexample is not decided.
 EXACT_SECONDS = 10.0
+#: Draws in one Hypothesis example at most (evaluated in one vectorized call).
+DRAWS_PER_EXAMPLE = 16
 
 
 @dataclass
@@ -95,6 +98,10 @@ def _silent(value: object) -> None:
 
 class _ExactSpent(BaseException):
     """Stops Hypothesis once the exact-decision time is spent (more draws would not count)."""
+
+
+class _Enough(BaseException):
+    """Stops Hypothesis once the phase's examples have passed."""
 
 
 class _OutOfBudget(BaseException):
@@ -275,30 +282,50 @@ def run_property(
 
 def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
                       database: Path | None, deadline: float | None) -> bool:
-    """Run the Hypothesis phase; ``True`` when the time budget ran out during it."""
-    plan, nat_domain = judge.plan, judge.plan["settings"]["nat_domain"]
+    """Run the Hypothesis phase; ``True`` when the time budget ran out during it.
 
-    def check_one(example: dict[str, Any]) -> None:
+    A Hypothesis example is a list of up to :data:`DRAWS_PER_EXAMPLE` draws, evaluated in
+    one vectorized call (draws of one shape together) and classified draw by draw: the
+    engine's own cost per example is spread over several draws, and shrinking a failing list
+    deletes the draws that do not fail and simplifies the one that does. The phase ends once
+    ``max_examples`` draws have passed."""
+    plan, nat_domain = judge.plan, judge.plan["settings"]["nat_domain"]
+    start_valid = judge.tally.valid
+    found: _Found | None = None
+
+    def check_draws(draws: list[dict[str, Any]]) -> None:
+        nonlocal found
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfBudget()
-        rt = NumpyRuntime(1, nat_domain, FLOAT_TOLERANCE, judge.bindings)
-        valid, hyp, concl = evaluate(judge.function, plan, as_batch(example, plan), rt)
-        if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
-            judge.tally.rejected += 1
-            assume(False)
-        err = 0.0 if concl.exact[0] else float(concl.err[0])
-        kind = judge.classify(example, bool(holds(hyp)[0]), bool(holds(concl)[0]),
-                              bool(hyp.sure[0]), bool(concl.sure[0]), err)
-        if kind == REFUTED:
-            raise _Found(dict(example), err, judge.last_decision)
-        if kind == SKIPPED and judge.exact_seconds >= EXACT_SECONDS:
-            raise _ExactSpent()
-        if kind != PASS:
+        if judge.tally.valid - start_valid >= max_examples and found is None:
+            raise _Enough()  # (never while a counterexample is being shrunk)
+        passed = False
+        for group in group_by_shape(draws, plan):
+            rt = NumpyRuntime(len(group), nat_domain, FLOAT_TOLERANCE, judge.bindings)
+            valid, hyp, concl = evaluate(judge.function, plan, stack(group, plan), rt)
+            for index, example in enumerate(group):
+                if hyp is None or not valid[index] or rt.impl_nonfinite[index]:
+                    judge.tally.rejected += 1
+                    continue
+                err = 0.0 if concl.exact[index] else float(concl.err[index])
+                kind = judge.classify(example, bool(holds(hyp)[index]),
+                                      bool(holds(concl)[index]), bool(hyp.sure[index]),
+                                      bool(concl.sure[index]), err)
+                if kind == REFUTED:
+                    # (the judge keeps the first one, should the budget end the shrinking)
+                    found = _Found(dict(example), err, judge.last_decision)
+                    raise found
+                if kind == SKIPPED and judge.exact_seconds >= EXACT_SECONDS:
+                    raise _ExactSpent()
+                passed = passed or kind == PASS
+                if deadline is not None and time.monotonic() > deadline:
+                    raise _OutOfBudget()
+        if not passed:
             assume(False)
 
     db = open_example_database(database)
     # the database key: one per statement (Hypothesis reads it from the inner test)
-    check_one._hypothesis_internal_add_digest = f"{name}|{digest}".encode()
+    check_draws._hypothesis_internal_add_digest = f"{name}|{digest}".encode()
     configured = hsettings(
         max_examples=max_examples,
         database=db,
@@ -307,15 +334,15 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
         suppress_health_check=list(HealthCheck),
         phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
         report_multiple_bugs=False,
-    )(given(examples(plan))(check_one))
+    )(given(st.lists(examples(plan), min_size=1, max_size=DRAWS_PER_EXAMPLE))(check_draws))
     try:
         with with_reporter(_silent):  # leanmirror reports what Hypothesis found itself
             configured()
-    except _Found as found:  # the shrunk counterexample
-        judge.tally.counterexample = (found.example, found.err, found.decision)
+    except _Found as shrunk:  # the shrunk counterexample
+        judge.tally.counterexample = (shrunk.example, shrunk.err, shrunk.decision)
     except _OutOfBudget:
         return True
-    except _ExactSpent:
+    except (_ExactSpent, _Enough):
         pass
     except (HypothesisUnsatisfiable, Flaky):
         # Flaky: a replayed draw was skipped by the exact-decision budget the second time;

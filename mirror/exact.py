@@ -27,6 +27,7 @@ import numpy as np
 
 from bridge.errors import LeanMirrorError
 from mirror.runtime import MpRuntime, OutOfDomain, Truth
+from mirror.strategies import stack
 
 #: Precisions tried, in decimal digits, after the starting one.
 MAX_DIGITS = 1600
@@ -204,8 +205,7 @@ class RationalRuntime(MpRuntime):
 
 def as_batch(example: dict[str, Any], plan: dict) -> dict[str, Any]:
     """One example as a batch of one, keyed by parameter name."""
-    return {entry["param"]: np.asarray(example[entry["name"]])[None, ...]
-            for entry in plan["variables"]}
+    return stack([example], plan)
 
 
 def _state(function: Callable, plan: dict, example: dict[str, Any], rt: MpRuntime) -> tuple:

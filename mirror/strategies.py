@@ -88,6 +88,23 @@ def examples(plan: dict[str, Any]) -> st.SearchStrategy:
     return example()
 
 
+def stack(draws: list[dict[str, Any]], plan: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Draws of one shape (:func:`group_by_shape`) as a batch keyed by parameter name."""
+    return {entry["param"]: np.stack([np.asarray(draw[entry["name"]]) for draw in draws])
+            for entry in plan["variables"]}
+
+
+def group_by_shape(draws: list[dict[str, Any]],
+                   plan: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """``draws`` in groups that :func:`stack` can batch (same shapes and dtypes per variable),
+    in order of first appearance."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for draw in draws:
+        arrays = (np.asarray(draw[entry["name"]]) for entry in plan["variables"])
+        groups.setdefault(tuple((a.shape, a.dtype.str) for a in arrays), []).append(draw)
+    return list(groups.values())
+
+
 #: Plan keys through which an entry reads earlier draws (bounds, sizes, copies, rules).
 _VALUE_KEYS = frozenset({"var", "expr", "copy", "value", "set_where"})
 
@@ -265,4 +282,5 @@ def _sample_elements(entry: dict, rng, shape: tuple, settings: dict,
     return _sample_range(rng, span, shape, elem, entry.get("elem_hi")), span.empty()
 
 
-__all__ = ["PlanSettings", "evaluate_tree", "examples", "plan_statement", "sample_batch"]
+__all__ = ["PlanSettings", "evaluate_tree", "examples", "group_by_shape", "plan_statement",
+           "sample_batch", "stack"]
