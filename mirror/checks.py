@@ -33,6 +33,7 @@ from mirror.guard import Guard
 from mirror.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.runtime import NumpyRuntime, OutOfDomain
 from mirror.strategies import examples, group_by_shape, sample_batch, stack
+from mirror.vocabulary import known_nonzero
 
 #: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
 #: margin, and the tolerance of an implementation against its Lean definition.
@@ -217,9 +218,11 @@ def holds(truth) -> np.ndarray:
 
 
 def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tuple:
-    """Run ``function`` on batched ``values``; ``(valid, hypotheses, conclusion)``."""
+    """Run ``function`` on batched ``values``; ``(valid, hypotheses, conclusion)``.
+    Floating-point warnings are off for the whole evaluation (:mod:`mirror.runtime`)."""
     try:
-        hyp, concl = function(rt, **values)
+        with np.errstate(all="ignore"):
+            hyp, concl = function(rt, **values)
     except OutOfDomain:
         invalid = np.ones(rt.batch, dtype=bool)
         return ~invalid, None, None
@@ -516,7 +519,7 @@ def faithful(expr) -> bool:
     for node in sp.preorder_traversal(expr):
         if isinstance(node, sp.Pow):
             base, exponent = node.args
-            if exponent.is_negative is not False and base.is_zero is not False:
+            if exponent.is_negative is not False and not known_nonzero(base):
                 return False
             if exponent.is_integer is not True and base.is_nonnegative is not True:
                 return False

@@ -19,6 +19,7 @@ from sympy.printing.printer import Printer
 
 from bridge.errors import LeanMirrorError
 from mirror.translation import NAT_DOMAIN, Statement
+from mirror.vocabulary import known_nonzero
 
 
 class CodegenError(LeanMirrorError, NotImplementedError):
@@ -248,6 +249,8 @@ class PropertyPrinter(Printer):
         if exp == sp.Rational(1, 2):
             return f"rt.sqrt_pos({self._print(base)})"
         if exp == -1:
+            if known_nonzero(base):  # no junk branch to take
+                return f"rt.reciprocal({self._print(base)})"
             return f"rt.div(1, {self._print(base)})"
         if exp.is_Integer and int(exp) < 0:
             return f"rt.div(1, rt.power({self._print(base)}, {-int(exp)}))"

@@ -38,9 +38,8 @@ class NumpyFunctions:
     def _ratio(self, x, num: Callable, den: Callable):
         """``num x / den x`` with ``x / 0 = 0``."""
         x = np.asarray(x, dtype=float)
-        with np.errstate(all="ignore"):
-            d = den(x)
-            return np.where(d == 0, 0.0, num(x) / np.where(d == 0, 1.0, d))
+        d = den(x)
+        return np.where(d == 0, 0.0, num(x) / np.where(d == 0, 1.0, d))
 
     def real_tan(self, x):
         """``Real.tan x = sin x / cos x`` with ``x / 0 = 0`` (``Real.tan_pi_div_two`` holds
@@ -79,9 +78,8 @@ class NumpyFunctions:
         """``Nat.factorial`` (``0! = 1``); float64 beyond ``20!`` (the mpmath runtime is exact)."""
         n = np.asarray(n, dtype=np.int64)
         if n.size and int(n.max()) > _FACTORIAL_INT64:
-            with np.errstate(over="ignore"):
-                return np.vectorize(lambda k: float(math.factorial(k)) if k <= 170 else np.inf,
-                                    otypes=[float])(n)
+            return np.vectorize(lambda k: float(math.factorial(k)) if k <= 170 else np.inf,
+                                otypes=[float])(n)
         return _int_map(math.factorial, n)
 
     def choose(self, n, k):
@@ -131,23 +129,20 @@ class NumpyFunctions:
         """Truncated: ``a - b = 0`` for ``a ≤ b``; ``⊤ - ⊤ = 0``; ``⊤ - b = ⊤`` for ``b ≠ ⊤``."""
         a = np.asarray(a, dtype=float)
         b = np.asarray(b, dtype=float)
-        with np.errstate(invalid="ignore"):
-            return np.where(np.isinf(b), 0.0,
-                            np.where(np.isinf(a), np.inf, np.maximum(a - b, 0.0)))
+        return np.where(np.isinf(b), 0.0,
+                        np.where(np.isinf(a), np.inf, np.maximum(a - b, 0.0)))
 
     def enn_mul(self, a, b):
         """``0 * ⊤ = 0`` (``zero_mul``), ``a * ⊤ = ⊤`` for ``a ≠ 0`` (``ENNReal.mul_top``)."""
         a = np.asarray(a, dtype=float)
         b = np.asarray(b, dtype=float)
         zero = (a == 0) | (b == 0)
-        with np.errstate(invalid="ignore", over="ignore"):
-            return np.where(zero, 0.0, a * b)
+        return np.where(zero, 0.0, a * b)
 
     def enn_inv(self, a):
         """``0⁻¹ = ⊤`` (``ENNReal.inv_zero``), ``⊤⁻¹ = 0`` (``ENNReal.inv_top``)."""
         a = np.asarray(a, dtype=float)
-        with np.errstate(divide="ignore"):
-            return np.where(a == 0, np.inf, 1.0 / np.where(a == 0, 1.0, a))
+        return np.where(a == 0, np.inf, 1.0 / np.where(a == 0, 1.0, a))
 
     def enn_to_real(self, a):
         """``ENNReal.toReal``: ``⊤.toReal = 0`` (``ENNReal.top_toReal``)."""

@@ -17,6 +17,10 @@ from mirror.runtime import NumpyRuntime
 from mirror.truth import Truth
 
 
+#: ``max`` of mp numbers as a ufunc (what :meth:`NumpyRuntime._fold` combines with).
+_MAX = np.frompyfunc(max, 2, 1)
+
+
 @functools.lru_cache(maxsize=None)
 def _clone(digits: int) -> mpmath.ctx_mp.MPContext:
     ctx = mpmath.mp.clone()
@@ -165,6 +169,10 @@ class MpRuntime(MpFunctions, NumpyRuntime):
 
         return np.frompyfunc(one, 2, 1)(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
 
+    def reciprocal(self, x):
+        """``1 / x`` in :meth:`div`'s arithmetic (exact, and within the zero band)."""
+        return self.div(1, x)
+
     def power(self, x, k):
         return np.frompyfunc(lambda a, n: a ** int(n), 2, 1)(
             np.asarray(x, dtype=object), np.asarray(k, dtype=object)
@@ -197,8 +205,7 @@ class MpRuntime(MpFunctions, NumpyRuntime):
         return out
 
     def sup_range(self, body, lo, hi):
-        return self._reduce("sup", body, lo, hi, lambda: self._fold(
-            body, lo, hi, 0, lambda a, t: np.frompyfunc(max, 2, 1)(a, t)))
+        return self._reduce("sup", body, lo, hi, lambda: self._fold(body, lo, hi, 0, _MAX))
 
     def _term(self, value):
         return self.batched(np.asarray(value, dtype=object))

@@ -39,8 +39,8 @@ _NUMERIC = frozenset("iufc")
 
 class Propositions:
     """Relations and connectives of a batched runtime (a mixin of ``NumpyRuntime``: it uses
-    ``batch``, ``batched``, ``tolerance``, ``active``, ``_push``/``_pop``, ``_range``,
-    ``_reduce`` and ``_branches``)."""
+    ``batch``, ``batched``, ``tolerance``, ``active``, ``_push``/``_pop``,
+    ``_masked_terms``, ``_reduce`` and ``_branches``)."""
 
     def holds(self, value) -> Truth:
         """A proposition read from boolean data."""
@@ -81,14 +81,13 @@ class Propositions:
                 and b.dtype.kind in _NUMERIC):
             return self._scalar_eq(a, b)
         a, b = self._align(a, b)
-        with np.errstate(all="ignore"):
-            diff = np.abs(a - b)
-            scale = self._scale(a, b)
-            if scale.ndim > 1:
-                flat = scale.reshape(self.batch, -1)
-                top = flat.max(axis=1) if flat.shape[1] else np.ones(self.batch)
-                scale = top.reshape((self.batch,) + (1,) * (scale.ndim - 1))
-            err = np.where(a == b, 0.0, diff / scale)
+        diff = np.abs(a - b)
+        scale = self._scale(a, b)
+        if scale.ndim > 1:
+            flat = scale.reshape(self.batch, -1)
+            top = flat.max(axis=1) if flat.shape[1] else np.ones(self.batch)
+            scale = top.reshape((self.batch,) + (1,) * (scale.ndim - 1))
+        err = np.where(a == b, 0.0, diff / scale)
         err = np.where(np.isnan(err), np.inf, err)
         if err.ndim > 1:
             flat = err.reshape(self.batch, -1)
@@ -100,18 +99,17 @@ class Propositions:
         """:meth:`eq` of one number per draw (the common case, without the array axes):
         ``err = |a − b| / max(1, |a|, |b|)``, ``0`` where ``a == b`` (``∞ = ∞`` too) and ``∞``
         where it is NaN; sure beyond the tolerance unless both sides are integers."""
-        with np.errstate(all="ignore"):
-            err = np.abs(a - b)
-            # max(1, |a|, |b|), folding a constant side first (a NaN there makes err NaN too)
-            if b.ndim == 0 or a.ndim == 0:
-                array, constant = (a, b) if b.ndim == 0 else (b, a)
-                scale = np.maximum(np.abs(array), max(1.0, float(np.abs(constant))))
-            else:
-                scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1.0)
-            if err.dtype.kind == "f" and err.ndim:
-                np.divide(err, scale, out=err)
-            else:
-                err = err / scale
+        err = np.abs(a - b)
+        # max(1, |a|, |b|), folding a constant side first (a NaN there makes err NaN too)
+        if b.ndim == 0 or a.ndim == 0:
+            array, constant = (a, b) if b.ndim == 0 else (b, a)
+            scale = np.maximum(np.abs(array), max(1.0, float(np.abs(constant))))
+        else:
+            scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1.0)
+        if err.dtype.kind == "f" and err.ndim:
+            np.divide(err, scale, out=err)
+        else:
+            err = err / scale
         exact = a == b
         undefined = np.isnan(err)
         if undefined.any():
@@ -141,8 +139,7 @@ class Propositions:
         boundary, on either side, are marked fragile and re-decided exactly."""
         a = self.batched(a)
         b = self.batched(b)
-        with np.errstate(all="ignore"):
-            gap = (a - b) / self._scale(a, b)
+        gap = (a - b) / self._scale(a, b)
         exact = (a < b) if strict else (a <= b)
         if not (np.issubdtype(a.dtype, np.inexact) or np.issubdtype(b.dtype, np.inexact)):
             return Truth(exact, exact, np.where(exact, 0.0, np.inf))  # integers: exact
@@ -202,21 +199,12 @@ class Propositions:
         )
 
     def _quantify(self, body, lo, hi, universal: bool) -> Truth:
-        lo, hi, start, stop = self._range(lo, hi)
         ok = np.full(self.batch, universal)
         exact = ok.copy()
         all_sure = np.ones(self.batch, dtype=bool)
         deciding = np.zeros(self.batch, dtype=bool)
         err = np.zeros(self.batch) if universal else np.full(self.batch, np.inf)
-        for j in range(start, stop):
-            mask = (lo <= j) & (j < hi)
-            if not (mask & self.active).any():
-                continue
-            self._push(mask)
-            try:
-                t = body(j)
-            finally:
-                self._pop()
+        for mask, t in self._masked_terms(body, lo, hi):
             all_sure = np.where(mask, all_sure & t.sure, all_sure)
             deciding = np.where(mask, deciding | (t.sure & (t.ok != universal)), deciding)
             if universal:

@@ -26,6 +26,13 @@ def _is_num(x: sp.Basic) -> bool:
     return isinstance(x, sp.Number) or (x.is_number and x.is_comparable)
 
 
+def known_nonzero(expr: sp.Basic) -> bool:
+    """Does sympy know ``expr`` is a non-zero number? ``is_zero is False`` alone is not enough:
+    sympy also says it of what it does not take for a number at all (an opaque function of a
+    ``Lambda``, say), where every numeric assumption comes out ``False``."""
+    return expr.is_zero is False and expr.is_complex is True
+
+
 class LeanDiv(sp.Function):
     """Division in a field (ℝ, ℂ): ``x / 0 = 0``."""
 
@@ -35,7 +42,7 @@ class LeanDiv(sp.Function):
     def eval(cls, a, b):
         if b.is_zero:
             return sp.Integer(0)
-        if b.is_zero is False:
+        if known_nonzero(b):
             return a / b
         return None
 

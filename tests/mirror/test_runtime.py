@@ -170,3 +170,73 @@ def test_a_vector_without_a_batch_axis_is_compared_per_draw():
     rt = NumpyRuntime(2, 8)
     truth = rt.eq(np.array([1.0, 2.0]), np.array([1.0, 1.0, 1.0]))
     assert list(truth.ok) == [True, False]
+
+
+def _fancy(arr, *indices):
+    """The reference gather: NumPy's fancy indexing, one row per draw."""
+    return arr[(np.arange(arr.shape[0]), *indices)]
+
+
+@pytest.mark.parametrize("shape", [(5, 4), (5, 4, 3), (5, 4, 3, 2)])
+def test_indexing_by_slice_and_by_linear_gather_equals_fancy_indexing(shape):
+    rng = np.random.default_rng(1)
+    arr = rng.normal(size=shape)
+    rt = NumpyRuntime(5, 10)
+    per_draw = [rng.integers(0, n, 5) for n in shape[1:-1] or shape[1:2]]
+    assert np.array_equal(rt.index(arr, *per_draw), _fancy(arr, *per_draw))
+    same = [1] * len(per_draw)  # one summation index for every draw: a slice
+    got = rt.index(arr, *same)
+    assert np.array_equal(got, _fancy(arr, *[np.ones(5, dtype=int)] * len(same)))
+    assert got.flags.owndata  # a copy: nothing downstream writes into the draws
+    assert not rt.invalid.any()
+
+
+def test_out_of_range_indices_mark_only_their_active_draws():
+    arr = np.arange(15.0).reshape(5, 3)
+    rt = NumpyRuntime(5, 10)
+    rt._push(np.array([True, True, True, True, False]))
+    got = rt.index(arr, np.array([0, 3, -1, 2, 7]))
+    rt._pop()
+    assert rt.invalid.tolist() == [False, True, True, False, False]
+    assert got[[0, 3]].tolist() == [0.0, 11.0]
+    rt = NumpyRuntime(5, 10)
+    rt.index(arr, 3)
+    assert rt.invalid.all()
+
+
+def test_masked_folds_in_place_match_the_terms_each_draw_has():
+    rt = NumpyRuntime(4, 10)
+    hi = np.array([0, 1, 3, 5])
+    vec = np.arange(20.0).reshape(4, 5)
+    total = rt.sum_range(lambda j: rt.index(vec, j), 0, hi)
+    assert total.tolist() == [0.0, 5.0, 10 + 11 + 12, 15 + 16 + 17 + 18 + 19]
+    product = rt.prod_range(lambda j: j + 1, 0, hi)  # integers: k!
+    assert product.tolist() == [1, 1, 6, 120]
+    top = rt.sup_range(lambda j: np.full(4, float(j)), 0, hi)
+    assert top.tolist() == [0.0, 0.0, 2.0, 4.0]
+    rows = rt.sum_range(lambda j: np.stack([vec[:, j]] * 2, axis=1), 0, hi)  # vector terms
+    assert rows[:, 0].tolist() == total.tolist() and rows.shape == (4, 2)
+    mixed = rt.sum_range(lambda j: j if j == 0 else 0.5, 0, hi)  # an int first, floats after
+    assert mixed.tolist() == [0, 0, 1.0, 2.0]
+
+
+def test_a_reciprocal_is_printed_without_junk_branch_only_for_a_known_nonzero_number():
+    import sympy as sp
+
+    from mirror.codegen import PropertyPrinter
+    from mirror.vocabulary import FinSum, Index, LeanDiv, LeanSqrt, known_nonzero
+
+    x, eps = sp.Symbol("x", real=True), sp.Symbol("eps", real=True)
+    j, n = sp.Dummy("j", integer=True), sp.Symbol("n", integer=True, nonnegative=True)
+    positive = sp.exp(x) + 1
+    # sympy calls this "not zero" because it does not take it for a number at all
+    v = sp.Symbol("v")
+    opaque = LeanSqrt(eps + FinSum(sp.Lambda(j, Index(v, j) ** 2), 0, n))
+    assert known_nonzero(positive) and not known_nonzero(opaque)
+    assert not known_nonzero(LeanSqrt(eps))
+    printer = PropertyPrinter({x: "v_x", eps: "v_eps", n: "v_n", v: "v_v"})
+    assert printer.doprint(1 / positive).startswith("rt.reciprocal(")
+    assert printer.doprint(LeanDiv(1, opaque)).startswith("rt.div(")
+    # 1 / √(eps + …) keeps Lean's x / 0 = 0 at eps = 0 and an empty sum
+    rt = NumpyRuntime(1, 10)
+    assert rt.div(1, rt.sqrt(np.zeros(1))).tolist() == [0.0]
