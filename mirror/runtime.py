@@ -82,6 +82,13 @@ def _closure_key(fn: Callable) -> tuple | None:
     return (fn.__code__, tuple(cells))
 
 
+def _everyone(batch: int) -> np.ndarray:
+    """The mask of every draw of a batch, read-only (the base of a runtime's mask stack)."""
+    mask = np.ones(batch, dtype=bool)
+    mask.setflags(write=False)
+    return mask
+
+
 class NumpyRuntime(Propositions, NumpyFunctions):
     """Batched float64/complex128 evaluation."""
 
@@ -99,7 +106,7 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         self.bindings = bindings or {}
         self.invalid = np.zeros(batch, dtype=bool)
         self.impl_nonfinite = np.zeros(batch, dtype=bool)
-        self._masks: list[np.ndarray] = []
+        self._masks: list[np.ndarray] = [_everyone(batch)]
         self._memo: dict = {}
         #: ``truth(True)``/``truth(False)`` of this runtime (:meth:`truth`).
         self._constants: dict[bool, Truth] = {}
@@ -113,7 +120,7 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         sub.batch = size
         sub.invalid = np.zeros(size, dtype=bool)
         sub.impl_nonfinite = np.zeros(size, dtype=bool)
-        sub._masks = []
+        sub._masks = [_everyone(size)]
         sub._memo = {}
         sub._constants = {}
         return sub
@@ -122,15 +129,15 @@ class NumpyRuntime(Propositions, NumpyFunctions):
 
     @property
     def active(self) -> np.ndarray:
-        if self._masks:
-            return self._masks[-1]
-        return np.ones(self.batch, dtype=bool)
+        """The draws the current branch or summation index concerns (read-only)."""
+        return self._masks[-1]
 
     def _push(self, mask: np.ndarray) -> None:
         self._masks.append(self.active & mask)
 
     def _pop(self) -> None:
-        self._masks.pop()
+        if len(self._masks) > 1:  # the base mask (every draw) stays
+            self._masks.pop()
 
     def batched(self, x: Any) -> np.ndarray:
         """``x`` broadcast to the batch (leading axis ``B``)."""
@@ -347,7 +354,7 @@ class NumpyRuntime(Propositions, NumpyFunctions):
                 self.invalid |= bad & self.active
                 idx = np.clip(idx, 0, n - 1)
             linear = linear * n + idx
-        return arr.reshape((-1,) + arr.shape[1 + len(indices):])[linear]
+        return arr.reshape((-1,) + arr.shape[1 + len(indices):]).take(linear, axis=0)
 
     def tabulate(self, fn: Callable, sizes: tuple):
         """Materialize ``fun i j … => body`` over ``[0, n1) × [0, n2) × …`` per draw.
@@ -443,8 +450,10 @@ class NumpyRuntime(Propositions, NumpyFunctions):
                 acc = np.full(term.shape, initial, dtype=np.result_type(term, type(initial)))
             if term.shape == acc.shape and np.can_cast(term.dtype, acc.dtype):
                 # in place, on the draws that have this index
-                shaped = mask.reshape(mask.shape + (1,) * (acc.ndim - 1))
-                combine(acc, term, out=acc, where=np.broadcast_to(shaped, acc.shape))
+                if acc.ndim > 1:
+                    mask = np.broadcast_to(mask.reshape(mask.shape + (1,) * (acc.ndim - 1)),
+                                           acc.shape)
+                combine(acc, term, out=acc, where=mask)
             else:
                 acc = self._where(mask, combine(acc, term), acc)
         if acc is None:

@@ -99,20 +99,21 @@ class Propositions:
         """:meth:`eq` of one number per draw (the common case, without the array axes):
         ``err = |a − b| / max(1, |a|, |b|)``, ``0`` where ``a == b`` (``∞ = ∞`` too) and ``∞``
         where it is NaN; sure beyond the tolerance unless both sides are integers."""
-        err = np.abs(a - b)
+        err = np.subtract(a, b)
+        in_place = err.dtype.kind == "f" and err.ndim > 0  # float arrays: no temporaries
+        err = np.abs(err, out=err) if in_place else np.abs(err)
         # max(1, |a|, |b|), folding a constant side first (a NaN there makes err NaN too)
         if b.ndim == 0 or a.ndim == 0:
             array, constant = (a, b) if b.ndim == 0 else (b, a)
-            scale = np.maximum(np.abs(array), max(1.0, float(np.abs(constant))))
+            scale = np.abs(array)
+            scale = np.maximum(scale, max(1.0, float(np.abs(constant))),
+                               out=scale if scale.dtype.kind == "f" and scale.ndim else None)
         else:
             scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1.0)
-        if err.dtype.kind == "f" and err.ndim:
-            np.divide(err, scale, out=err)
-        else:
-            err = err / scale
+        err = np.divide(err, scale, out=err) if in_place else err / scale
         exact = a == b
-        undefined = np.isnan(err)
-        if undefined.any():
+        if np.isnan(np.sum(err)):  # (err ≥ 0: the sum is NaN only when an entry is)
+            undefined = np.isnan(err)
             err = np.where(undefined, np.where(exact, 0.0, np.inf), err)
         ok = err <= self.tolerance
         sure = ~ok if (a.dtype.kind in "fc" or b.dtype.kind in "fc") else np.ones_like(ok)
