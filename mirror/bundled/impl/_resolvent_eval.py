@@ -190,26 +190,21 @@ def operator_blas(*args: object, real: bool = False) -> np.ndarray:
     """``W`` as complex128 ``[n, n]`` from :func:`weight_blocks` (same arguments), or its
     real plane as float64 with ``real`` (the caller has checked that every gate is real).
 
-    Each row is written once, left to right: the block's weights (normalised in the scratch
-    plane when real) and then the zeros above it.
+    Each row is written once, left to right: the block's weights and then the zeros above
+    it. Real weights are normalised where they lie, in the block's scratch plane (in cache),
+    and copied out: a ufunc writing straight into the large ``W`` is slower than the copy.
     """
     n = args[0].shape[0]
     out = np.empty((n, n), dtype=np.float64 if real else np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         for r0, r1, re, im, (apply, column) in weight_blocks(*args):
             target = out[r0:r1, :r1]
-            if im is None:  # real weights: a complex target gets +0.0 imaginary lanes
-                # Normalised in the scratch plane first when the target is complex (a ufunc
-                # writing into complex lanes casts through a buffer, a slower pass).
-                normalised = target if real else re
-                if apply is np.divide:
-                    _normalise_rows(re, column, r0, normalised)
+            if im is None or real:  # real weights: a complex target gets +0.0 imaginary lanes
+                if apply is np.divide and im is None:
+                    _normalise_rows(re, column, r0, re)
                 else:
-                    apply(re, column, out=normalised)
-                if not real:
-                    target[...] = re
-            elif real:
-                apply(re, column, out=target)
+                    apply(re, column, out=re)
+                target[...] = re
             else:
                 apply(re, column, out=target.real)
                 apply(im, column, out=target.imag)
@@ -291,16 +286,17 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     complex_lanes = np.iscomplexobj(w)
     planes = (w.real, w.imag) if complex_lanes else (w,)
     bits = w.view(np.uint64).reshape(n, 2 * n) if complex_lanes else None
-    out = np.zeros((n, c), dtype=np.complex128)
+    sums = np.zeros((2, n, c), dtype=np.float64)  # O's parts, made complex once at the end
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
     scratch = np.empty(block * (n if complex_lanes else block), dtype=np.float64)
-    products = np.empty((2, block, c), dtype=np.float64)
+    products = np.empty((block, c), dtype=np.float64)
     for r0 in range(0, n, block):
         r1 = min(n, r0 + block)
         rows = r1 - r0
-        result, earlier = products[0, :rows], products[1, :rows]
-        for imaginary, (plane, target) in enumerate(zip(planes, (out.real, out.imag))):
+        earlier = products[:rows]
+        for imaginary, plane in enumerate(planes):
+            result = sums[imaginary, r0:r1]
             if imaginary and not np.bitwise_or.reduce(bits[r0:r1, : 2 * r1], axis=0)[1::2].any():
                 continue
             if complex_lanes:
@@ -316,8 +312,7 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
                 if r0:
                     np.matmul(plane[r0:r1, :r0], v[:r0], out=earlier)
                     result += earlier
-            target[r0:r1] = result
-    return out
+    return complex_from_planes(sums[0], sums[1])
 
 
 def gate_planes(m: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
