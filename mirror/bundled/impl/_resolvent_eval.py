@@ -278,7 +278,8 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     copied whole into a contiguous scratch plane (one pass over the block) and multiplied
     by ``V[:r1]``; before that, the imaginary lanes are tested on their bit patterns (an
     OR over the block's rows, then over its odd lanes), and a block whose imaginary lanes
-    are all +0.0 contributes nothing to the imaginary part and skips its product.
+    are all +0.0 contributes nothing to the imaginary part and skips its product. Blocks
+    are taken bottom-up, and the parts of ``O`` are summed in float64 planes.
     """
     n, c = v.shape
     w = np.ascontiguousarray(w)
@@ -291,7 +292,9 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     upper = ~np.tri(block, block, dtype=bool)
     scratch = np.empty(block * (n if complex_lanes else block), dtype=np.float64)
     products = np.empty((block, c), dtype=np.float64)
-    for r0 in range(0, n, block):
+    # Bottom-up: the operator writes W top-down, so its last blocks (the largest) are the
+    # ones most likely still in cache. Each row's sum does not depend on the block order.
+    for r0 in reversed(range(0, n, block)):
         r1 = min(n, r0 + block)
         rows = r1 - r0
         earlier = products[:rows]
