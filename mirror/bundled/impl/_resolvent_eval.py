@@ -287,7 +287,10 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     complex_lanes = np.iscomplexobj(w)
     planes = (w.real, w.imag) if complex_lanes else (w,)
     bits = w.view(np.uint64).reshape(n, 2 * n) if complex_lanes else None
-    sums = np.zeros((2, n, c), dtype=np.float64)  # O's parts, made complex once at the end
+    # O's parts, made complex once at the end: every block writes its rows of the real
+    # part; the imaginary part is +0.0 where a block skips it (or for a real ``w``).
+    sums = (np.empty((n, c), dtype=np.float64),
+            np.zeros((n, c), dtype=np.float64) if complex_lanes else None)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
     scratch = np.empty(block * (n if complex_lanes else block), dtype=np.float64)
@@ -299,7 +302,7 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
         rows = r1 - r0
         earlier = products[:rows]
         for imaginary, plane in enumerate(planes):
-            result = sums[imaginary, r0:r1]
+            result = sums[imaginary][r0:r1]
             if imaginary and not np.bitwise_or.reduce(bits[r0:r1, : 2 * r1], axis=0)[1::2].any():
                 continue
             if complex_lanes:
@@ -315,7 +318,7 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
                 if r0:
                     np.matmul(plane[r0:r1, :r0], v[:r0], out=earlier)
                     result += earlier
-    return complex_from_planes(sums[0], sums[1])
+    return complex_from_planes(sums[0], sums[1] if complex_lanes else 0.0)
 
 
 def gate_planes(m: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
