@@ -353,14 +353,15 @@ def test_switched_off_gates_are_the_general_blend_bit_for_bit():
     theta = rng.uniform(-4.0, 4.0, n)
     theta[:4] = [-0.0, 0.0, -1e308, 1e308]
     q, k, _, _ = _inputs(19, n, 3)
-    head = _Head.prepare(q, k, u, theta, Switches(1.0, 1.0, 0.0), None, None)
-    m, blended = blend(u, theta, 0.0)
-    a = gate(m, blended)
-    assert head.unit
-    assert np.array_equal(_bits(head.m), _bits(m))
-    assert np.array_equal(_bits(head.a_re), _bits(a.real))
-    assert np.array_equal(_bits(head.a_im), _bits(a.imag))
-    assert np.signbit(head.a_im[0]) and np.signbit(head.a_im[2])
+    for g in (0.0, -0.0):
+        head = _Head.prepare(q, k, u, theta, Switches(1.0, 1.0, g), None, None)
+        m, blended = blend(u, theta, g)
+        a = gate(m, blended)
+        assert head.unit
+        assert np.array_equal(_bits(head.m), _bits(m))
+        assert np.array_equal(_bits(head.a_re), _bits(a.real))
+        assert np.array_equal(_bits(head.a_im), _bits(a.imag))
+        assert np.signbit(head.a_im[0]) != np.signbit(g)  # g * theta[0], theta[0] = -0.0
     # Non-finite gates are still refused at g = 0, as magnitudes and phases.
     for name, index in (("magnitude", 2), ("phase", 3)):
         bad = [u.copy(), theta.copy()]

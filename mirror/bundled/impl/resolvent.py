@@ -357,10 +357,10 @@ class _Head:
 
         if sw.g == 0.0:
             # The gates switched off: for finite u and theta, blend gives m = 1 and theta' =
-            # 0 * theta (a signed zero), so a = 1 * cos(+-0) + i 1 * sin(+-0) = 1 + (+-0)i,
-            # bitwise; taken without the general blend's passes.
+            # g * theta (a signed zero), so a = 1 * cos(+-0) + i 1 * sin(+-0) = 1 + (g *
+            # theta) i, bitwise; taken without the general blend's passes.
             m = np.ones(n, dtype=np.float64)
-            a_im = np.multiply(0.0, theta_vec)
+            a_im = np.multiply(sw.g, theta_vec)
             return cls(q_mat, k_mat, sw, m, m, a_im, True)
         m, blended = blend(u_vec, theta_vec, sw.g)
         m = np.asarray(m, dtype=np.float64).reshape(n)
