@@ -384,3 +384,18 @@ def test_the_readout_skips_imaginary_products_block_by_block():
     _assert_readouts_agree(fast, readout(w, v, exact_order=True), w, v)
     assert not _bits(fast.imag[:218]).any()
     assert np.all(fast.imag[218:] != 0.0)
+
+
+@pytest.mark.parametrize("n", [600, 1100])
+def test_a_real_readout_over_several_spans_of_blocks_reads_the_lower_triangle_only(n):
+    # A real w is read by spans of four row blocks (n = 600: blocks of 109 rows, spans of
+    # 436; n = 1100: 59 and 236), so rows sum products of three shapes; the upper triangle
+    # (NaN here) is never read.
+    rng = np.random.default_rng(21)
+    w = np.tril(rng.standard_normal((n, n)))
+    v = rng.standard_normal((n, 3))
+    garbage = w + np.triu(np.full((n, n), np.nan), 1)
+    fast = readout(garbage, v)
+    assert fast.dtype == np.complex128 and not _bits(fast.imag).any()
+    _assert_readouts_agree(fast, readout(w, v, exact_order=True), w, v)
+    _assert_readouts_agree(fast, readout(garbage.astype(complex), v), w, v)

@@ -272,9 +272,10 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
 
     Only columns ``< r1`` of block ``[r0, r1)`` of rows are read, and the upper triangle
     of its diagonal block is zeroed in a scratch copy, so the upper triangle of ``W`` is
-    never read. A real ``w`` is one plane (imaginary part +0.0), multiplied where it lies:
-    its columns ``< r0`` times ``V[:r0]``, plus the diagonal block's copy times
-    ``V[r0:r1]``. A complex ``w``'s lanes are interleaved, so each plane of the block is
+    never read. A real ``w`` is one plane (imaginary part +0.0), multiplied where it lies,
+    by spans of ``4`` blocks: the span ``[s0, s1)``'s columns ``< s0`` times ``V[:s0]`` in
+    one product, and in each of its blocks the columns ``s0 .. r0`` times ``V[s0:r0]``
+    plus the diagonal block's copy times ``V[r0:r1]``. A complex ``w``'s lanes are interleaved, so each plane of the block is
     copied whole into a contiguous scratch plane (one pass over the block) and multiplied
     by ``V[:r1]``; before that, the imaginary lanes are tested on their bit patterns (an
     OR over the block's rows, then over its odd lanes), and a block whose imaginary lanes
@@ -294,7 +295,8 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
     scratch = np.empty(block * (n if complex_lanes else block), dtype=np.float64)
-    products = np.empty((block, c), dtype=np.float64)
+    span = 4 * block
+    products = np.empty((span, c), dtype=np.float64)
     # Bottom-up: the operator writes W top-down, so its last blocks (the largest) are the
     # ones most likely still in cache. Each row's sum does not depend on the block order.
     for r0 in reversed(range(0, n, block)):
@@ -315,9 +317,15 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
                 np.copyto(diagonal, plane[r0:r1, r0:r1])
                 np.copyto(diagonal, 0.0, where=upper[:rows, :rows])
                 np.matmul(diagonal, v[r0:r1], out=result)
-                if r0:
-                    np.matmul(plane[r0:r1, :r0], v[:r0], out=earlier)
+                s0 = r0 - r0 % span
+                if r0 > s0:
+                    np.matmul(plane[r0:r1, s0:r0], v[s0:r0], out=earlier)
                     result += earlier
+                if r0 == s0 > 0:  # the span's last block (bottom-up): its rows are set
+                    s1 = min(n, s0 + span)
+                    wide = products[: s1 - s0]
+                    np.matmul(plane[s0:s1, :s0], v[:s0], out=wide)
+                    sums[0][s0:s1] += wide
     return complex_from_planes(sums[0], sums[1] if complex_lanes else 0.0)
 
 
