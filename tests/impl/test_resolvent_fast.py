@@ -399,3 +399,21 @@ def test_a_real_readout_over_several_spans_of_blocks_reads_the_lower_triangle_on
     assert fast.dtype == np.complex128 and not _bits(fast.imag).any()
     _assert_readouts_agree(fast, readout(w, v, exact_order=True), w, v)
     _assert_readouts_agree(fast, readout(garbage.astype(complex), v), w, v)
+
+
+def test_the_two_step_softmax_corner_over_many_blocks_matches_the_reproducible_path():
+    # n = 1100: 19 row blocks of 59 (the last of 38) in spans of 236, both representations
+    # of W; exact zeros above the diagonal, row 0 exactly 1, readouts within tolerance.
+    n, d = 1100, 8
+    q, k, _, theta = _inputs(22, n, d)
+    u = np.ones(n)
+    v = np.random.default_rng(23).standard_normal((n, 4))
+    exact = operator(q, k, u, theta, SOFTMAX, exact_order=True)
+    reference = readout(exact, v, exact_order=True)
+    plane = operator(q, k, u, theta, SOFTMAX, real=True)
+    w = operator(q, k, u, theta, SOFTMAX)
+    assert np.array_equal(_bits(plane), _bits(w.real)) and not _bits(w.imag).any()
+    _assert_operators_agree(w, exact)
+    assert not _bits(np.triu(plane, 1)).any() and plane[0, 0] == 1.0
+    for form in (plane, w):
+        _assert_readouts_agree(readout(form, v), reference, exact, v)
