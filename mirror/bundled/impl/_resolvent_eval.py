@@ -190,26 +190,21 @@ def operator_blas(*args: object, real: bool = False) -> np.ndarray:
     """``W`` as complex128 ``[n, n]`` from :func:`weight_blocks` (same arguments), or its
     real plane as float64 with ``real`` (the caller has checked that every gate is real).
 
-    Each row is written once, left to right: the block's weights (normalised in the scratch
-    plane when real) and then the zeros above it.
+    Each row is written once, left to right: the block's weights and then the zeros above
+    it. Real weights are normalised where they lie, in the block's scratch plane (in cache),
+    and copied out: a ufunc writing straight into the large ``W`` is slower than the copy.
     """
     n = args[0].shape[0]
     out = np.empty((n, n), dtype=np.float64 if real else np.complex128)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         for r0, r1, re, im, (apply, column) in weight_blocks(*args):
             target = out[r0:r1, :r1]
-            if im is None:  # real weights: a complex target gets +0.0 imaginary lanes
-                # Normalised in the scratch plane first when the target is complex (a ufunc
-                # writing into complex lanes casts through a buffer, a slower pass).
-                normalised = target if real else re
-                if apply is np.divide:
-                    _normalise_rows(re, column, r0, normalised)
+            if im is None or real:  # real weights: a complex target gets +0.0 imaginary lanes
+                if apply is np.divide and im is None:
+                    _normalise_rows(re, column, r0, re)
                 else:
-                    apply(re, column, out=normalised)
-                if not real:
-                    target[...] = re
-            elif real:
-                apply(re, column, out=target)
+                    apply(re, column, out=re)
+                target[...] = re
             else:
                 apply(re, column, out=target.real)
                 apply(im, column, out=target.imag)
@@ -277,13 +272,15 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
 
     Only columns ``< r1`` of block ``[r0, r1)`` of rows are read, and the upper triangle
     of its diagonal block is zeroed in a scratch copy, so the upper triangle of ``W`` is
-    never read. A real ``w`` is one plane (imaginary part +0.0), multiplied where it lies:
-    its columns ``< r0`` times ``V[:r0]``, plus the diagonal block's copy times
-    ``V[r0:r1]``. A complex ``w``'s lanes are interleaved, so each plane of the block is
+    never read. A real ``w`` is one plane (imaginary part +0.0), multiplied where it lies,
+    by spans of ``4`` blocks: the span ``[s0, s1)``'s columns ``< s0`` times ``V[:s0]`` in
+    one product, and in each of its blocks the columns ``s0 .. r0`` times ``V[s0:r0]``
+    plus the diagonal block's copy times ``V[r0:r1]``. A complex ``w``'s lanes are interleaved, so each plane of the block is
     copied whole into a contiguous scratch plane (one pass over the block) and multiplied
     by ``V[:r1]``; before that, the imaginary lanes are tested on their bit patterns (an
     OR over the block's rows, then over its odd lanes), and a block whose imaginary lanes
-    are all +0.0 contributes nothing to the imaginary part and skips its product.
+    are all +0.0 contributes nothing to the imaginary part and skips its product. Blocks
+    are taken bottom-up, and the parts of ``O`` are summed in float64 planes.
     """
     n, c = v.shape
     w = np.ascontiguousarray(w)
@@ -291,16 +288,23 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
     complex_lanes = np.iscomplexobj(w)
     planes = (w.real, w.imag) if complex_lanes else (w,)
     bits = w.view(np.uint64).reshape(n, 2 * n) if complex_lanes else None
-    out = np.zeros((n, c), dtype=np.complex128)
+    # O's parts, made complex once at the end: every block writes its rows of the real
+    # part; the imaginary part is +0.0 where a block skips it (or for a real ``w``).
+    sums = (np.empty((n, c), dtype=np.float64),
+            np.zeros((n, c), dtype=np.float64) if complex_lanes else None)
     block = row_block(n)
     upper = ~np.tri(block, block, dtype=bool)
     scratch = np.empty(block * (n if complex_lanes else block), dtype=np.float64)
-    products = np.empty((2, block, c), dtype=np.float64)
-    for r0 in range(0, n, block):
+    span = 4 * block
+    products = np.empty((span, c), dtype=np.float64)
+    # Bottom-up: the operator writes W top-down, so its last blocks (the largest) are the
+    # ones most likely still in cache. Each row's sum does not depend on the block order.
+    for r0 in reversed(range(0, n, block)):
         r1 = min(n, r0 + block)
         rows = r1 - r0
-        result, earlier = products[0, :rows], products[1, :rows]
-        for imaginary, (plane, target) in enumerate(zip(planes, (out.real, out.imag))):
+        earlier = products[:rows]
+        for imaginary, plane in enumerate(planes):
+            result = sums[imaginary][r0:r1]
             if imaginary and not np.bitwise_or.reduce(bits[r0:r1, : 2 * r1], axis=0)[1::2].any():
                 continue
             if complex_lanes:
@@ -313,11 +317,16 @@ def readout_blas(w: np.ndarray, v: np.ndarray) -> np.ndarray:
                 np.copyto(diagonal, plane[r0:r1, r0:r1])
                 np.copyto(diagonal, 0.0, where=upper[:rows, :rows])
                 np.matmul(diagonal, v[r0:r1], out=result)
-                if r0:
-                    np.matmul(plane[r0:r1, :r0], v[:r0], out=earlier)
+                s0 = r0 - r0 % span
+                if r0 > s0:
+                    np.matmul(plane[r0:r1, s0:r0], v[s0:r0], out=earlier)
                     result += earlier
-            target[r0:r1] = result
-    return out
+                if r0 == s0 > 0:  # the span's last block (bottom-up): its rows are set
+                    s1 = min(n, s0 + span)
+                    wide = products[: s1 - s0]
+                    np.matmul(plane[s0:s1, :s0], v[:s0], out=wide)
+                    sums[0][s0:s1] += wide
+    return complex_from_planes(sums[0], sums[1] if complex_lanes else 0.0)
 
 
 def gate_planes(m: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

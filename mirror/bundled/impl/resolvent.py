@@ -355,6 +355,13 @@ class _Head:
         _refuse_non_finite(u_vec, "magnitude", "u")
         _refuse_non_finite(theta_vec, "phase", "theta")
 
+        if sw.g == 0.0:
+            # The gates switched off: for finite u and theta, blend gives m = 1 and theta' =
+            # g * theta (a signed zero), so a = 1 * cos(+-0) + i 1 * sin(+-0) = 1 + (g *
+            # theta) i, bitwise; taken without the general blend's passes.
+            m = np.ones(n, dtype=np.float64)
+            a_im = np.multiply(sw.g, theta_vec)
+            return cls(q_mat, k_mat, sw, m, m, a_im, True)
         m, blended = blend(u_vec, theta_vec, sw.g)
         m = np.asarray(m, dtype=np.float64).reshape(n)
         blended = np.asarray(blended, dtype=np.float64).reshape(n)
@@ -577,6 +584,8 @@ def _query_key(
 
 def _refuse_non_finite(values: np.ndarray, input_class: str, argument: str) -> None:
     """Raise :class:`NonFinite` naming the first non-finite entry of ``values``."""
+    if np.isfinite(values).all():
+        return
     bad = ~np.isfinite(values)
     if bad.any():
         index = tuple(int(x) for x in np.argwhere(bad)[0])
