@@ -61,12 +61,13 @@ def _same(a: sp.Basic) -> sp.Basic:
 
 
 class _IntBinary(sp.Function):
-    """A function of two integers, computed exactly on numerals (``_exact``); ``_on_zero`` is
-    its value when the second argument is known to be ``0`` (a function of the first)."""
+    """A function of two integers, computed exactly on numerals (``_exact``, ``None`` where it
+    stays unevaluated); ``_on_zero`` is its value when the second argument is known to be
+    ``0`` (a function of the first)."""
 
     nargs = 2
     is_integer = True
-    _exact: Callable[[int, int], int]
+    _exact: Callable[[int, int], int | None]
     _on_zero: Callable[[sp.Basic], sp.Basic] | None = None
 
     @classmethod
@@ -74,7 +75,8 @@ class _IntBinary(sp.Function):
         if cls._on_zero is not None and b.is_zero:
             return cls._on_zero(a)
         if _int_args(a, b):
-            return sp.Integer(cls._exact(int(a), int(b)))
+            value = cls._exact(int(a), int(b))
+            return None if value is None else sp.Integer(value)
         return None
 
 
@@ -99,9 +101,6 @@ class NatMod(_IntBinary):
     is_nonnegative = True
     _exact = staticmethod(int_emod)
     _on_zero = staticmethod(_same)
-
-
-
 
 
 class NatSub(sp.Function):
@@ -194,14 +193,8 @@ class IntFMod(_IntBinary):
     _on_zero = staticmethod(_same)
 
 
-class FinWrap(sp.Function):
-    """``Fin n`` arithmetic wraps: ``FinWrap(x, n) = x mod n``."""
+class FinWrap(_IntBinary):
+    """``Fin n`` arithmetic wraps: ``FinWrap(x, n) = x mod n`` (``Fin 0`` has no elements)."""
 
-    nargs = 2
-    is_integer = is_nonnegative = True
-
-    @classmethod
-    def eval(cls, x, n):
-        if isinstance(x, sp.Integer) and isinstance(n, sp.Integer) and int(n) > 0:
-            return sp.Integer(int(x) % int(n))
-        return None
+    is_nonnegative = True
+    _exact = staticmethod(lambda x, n: x % n if n > 0 else None)

@@ -26,34 +26,36 @@ class LeanDiv(sp.Function):
         return None
 
 
-class LeanLog(sp.Function):
+class _BySign(sp.Function):
+    """A function of one real defined by cases on its argument: ``_cases`` pairs a sympy
+    assumption (``"zero"``, ``"positive"``…) with the value where it holds; the first case
+    known to hold is taken, and the node stays unevaluated when none is known."""
+
+    nargs = 1
+    _cases: tuple[tuple[str, Callable[[sp.Basic], sp.Basic]], ...]
+
+    @classmethod
+    def eval(cls, x):
+        for assumption, value in cls._cases:
+            if getattr(x, f"is_{assumption}"):
+                return value(x)
+        return None
+
+
+def _zero(_: sp.Basic) -> sp.Basic:
+    return sp.Integer(0)
+
+
+class LeanLog(_BySign):
     """``Real.log``: ``log 0 = 0`` and ``log x = log |x|``."""
 
-    nargs = 1
-
-    @classmethod
-    def eval(cls, x):
-        if x.is_zero:
-            return sp.Integer(0)
-        if x.is_positive:
-            return sp.log(x)
-        if x.is_negative:
-            return sp.log(-x)
-        return None
+    _cases = (("zero", _zero), ("positive", sp.log), ("negative", lambda x: sp.log(-x)))
 
 
-class LeanSqrt(sp.Function):
+class LeanSqrt(_BySign):
     """``Real.sqrt``: ``sqrt x = 0`` for ``x < 0``."""
 
-    nargs = 1
-
-    @classmethod
-    def eval(cls, x):
-        if x.is_nonnegative:
-            return sp.sqrt(x)
-        if x.is_negative:
-            return sp.Integer(0)
-        return None
+    _cases = (("nonnegative", sp.sqrt), ("negative", _zero))
 
 
 class LeanRpow(sp.Function):
