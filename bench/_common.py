@@ -1,4 +1,4 @@
-"""Shared helpers of the benchmarks: interleaved best-of timing, one thread count for NumPy's
+"""Shared helpers of the benchmarks: best-of and interleaved best-of timing, one thread count for NumPy's
 BLAS and torch, the BLAS kernel in use, and flash-linear-attention's naive reference.
 
 Timings are wall-clock minima over rounds in which every contender runs once, in turn, so a
@@ -11,7 +11,22 @@ import contextlib
 import importlib.util
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
+
+Result = TypeVar("Result")
+
+
+def best_of(run: Callable[[], Result], repeats: int, warm: bool = False) -> tuple[float, Result]:
+    """Best wall time (seconds) of ``repeats`` calls of ``run`` (at least one), and the last
+    result; with ``warm``, one untimed call first (lazy imports, allocator)."""
+    if warm:
+        run()
+    best = float("inf")
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        result = run()
+        best = min(best, time.perf_counter() - start)
+    return best, result
 
 
 def race(contenders: dict[str, Callable[[], object]], rounds: int,

@@ -25,11 +25,12 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+from bench._common import best_of
 
 LEAN = """\
 import Mathlib
@@ -74,16 +75,6 @@ def make_project(root: Path) -> Path:
     return root
 
 
-def _best_of(fn: Callable[[], object], repeats: int) -> float:
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def bench_call(bindings: dict, repeats: int, batch: int, width: int = 8) -> None:
     from mirror.binding import batched_call
     from mirror.runtime import NumpyRuntime
@@ -93,8 +84,8 @@ def bench_call(bindings: dict, repeats: int, batch: int, width: int = 8) -> None
     def call(binding) -> Callable[[], object]:
         return lambda: batched_call(NumpyRuntime(batch, 16, 1e-9, {}), binding, (width,), (x,))
 
-    per = _best_of(call(bindings["Bench.reluA"]), repeats)
-    vec = _best_of(call(bindings["Bench.reluB"]), repeats)
+    per = best_of(call(bindings["Bench.reluA"]), repeats, warm=True)[0]
+    vec = best_of(call(bindings["Bench.reluB"]), repeats, warm=True)[0]
     print(f"binding call, batch of {batch} draws of x : Fin {width} → ℝ (best of {repeats})")
     print(f"  per example     : {batch / per:12,.0f} examples/s")
     print(f"  vectorized=true : {batch / vec:12,.0f} examples/s")
@@ -148,7 +139,7 @@ def bench_check(mirrors: dict, repeats: int, sweep: int) -> None:
     for name in ("Bench.reluA.conformance", "Bench.reluB.conformance"):
         result = check_mirror(mirrors[name], settings)
         assert result.mirror_status == "tested", result.reason
-        timed[name] = (_best_of(lambda m=mirrors[name]: check_mirror(m, settings), repeats),
+        timed[name] = (best_of(lambda m=mirrors[name]: check_mirror(m, settings), repeats, warm=True)[0],
                        result.examples)
     (per, n_per), (vec, n_vec) = timed.values()
     print(f"conformance check, vectorized sweep of {sweep} draws (best of {repeats})")

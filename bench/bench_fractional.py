@@ -12,24 +12,14 @@ Run: ``.venv/bin/python bench/bench_fractional.py [--repeat 3] [--skew 0.1]``
 from __future__ import annotations
 
 import argparse
-import time
-from typing import Any, Callable
 
 import numpy as np
 
+from bench._common import best_of
 from mirror.bundled.impl.fractional import AccretiveParams, estimate_bounds, fractional_apply, fractional_power_reference
 from mirror.bundled.impl.quadrature import build_rule
 
 CASES = ((64, 1024), (256, 1024), (512, 1024))
-
-
-def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def main() -> None:
@@ -48,7 +38,7 @@ def main() -> None:
         params = AccretiveParams.random(d, d // 2, delta=0.1, skew=args.skew, seed=d)
         X = np.random.default_rng(0).standard_normal((batch, d))
         rule = build_rule("rational", r, args.shifts, *estimate_bounds(params.S, skew=params.K))
-        ref_time, ref = _best(lambda: X @ fractional_power_reference(params.A, r).T, args.repeat)
+        ref_time, ref = best_of(lambda: X @ fractional_power_reference(params.A, r).T, args.repeat)
         print(f"{d:4d} {batch:5d} {'scipy fmp (reference)':<22s} {ref_time:9.4f} {1.0:7.2f} {'-':>9s} {'-':>9s}")
         methods = [("direct", {"method": "direct"}),
                    ("gmres batched", {"method": "gmres", "gmres_iterations": args.iterations})]
@@ -58,10 +48,10 @@ def main() -> None:
         for name, kwargs in methods:
             rows = kwargs.pop("_batch", batch)
             Xs, refs = X[:rows], ref[:rows]
-            seconds, (Y, info) = _best(
+            seconds, (Y, info) = best_of(
                 lambda: fractional_apply(Xs, params, r, rule, return_info=True, **kwargs), args.repeat)
             err = np.linalg.norm(Y - refs) / np.linalg.norm(refs)
-            ref_rows = ref_time if rows == batch else _best(
+            ref_rows = ref_time if rows == batch else best_of(
                 lambda: Xs @ fractional_power_reference(params.A, r).T, args.repeat)[0]
             print(f"{d:4d} {rows:5d} {name:<22s} {seconds:9.4f} {seconds / ref_rows:7.2f} {err:9.1e} {info.residual:9.1e}")
     # SciPy's gmres column by column, one small case (slow: Python loop over columns and shifts).
@@ -70,8 +60,8 @@ def main() -> None:
     X = np.random.default_rng(0).standard_normal((rows, d))
     rule = build_rule("rational", r, args.shifts, *estimate_bounds(params.S, skew=params.K))
     kw = {"method": "gmres", "gmres_iterations": args.iterations}
-    t_batched, Yb = _best(lambda: fractional_apply(X, params, r, rule, **kw), args.repeat)
-    t_scipy, Ys = _best(lambda: fractional_apply(X, params, r, rule, solver="scipy", **kw), 1)
+    t_batched, Yb = best_of(lambda: fractional_apply(X, params, r, rule, **kw), args.repeat)
+    t_scipy, Ys = best_of(lambda: fractional_apply(X, params, r, rule, solver="scipy", **kw), 1)
     print(f"{d:4d} {rows:5d} batched vs scipy.gmres: {t_batched:.4f}s vs {t_scipy:.4f}s "
           f"(scipy/batched x{t_scipy / t_batched:.1f}), max diff {np.abs(Yb - Ys).max() / np.abs(Ys).max():.1e}")
 

@@ -10,24 +10,11 @@ Run: ``.venv/bin/python bench/bench_positional.py``
 
 from __future__ import annotations
 
-import math
-import time
-from typing import Callable
 
 import numpy as np
 
+from bench._common import best_of
 from mirror.bundled.impl.positional import causal_convolution_head, causal_softmax_head
-
-
-def best_time(run: Callable[[], np.ndarray], repeats: int) -> tuple[float, np.ndarray]:
-    """Best wall time of ``repeats`` calls, and the last result."""
-    best = math.inf
-    result = np.empty(0)
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main() -> None:
@@ -39,8 +26,8 @@ def main() -> None:
         rng = np.random.default_rng(n)
         a = rng.uniform(-5.0, 5.0, n)
         v = rng.standard_normal((n, channels))
-        t_dense, dense = best_time(lambda: causal_softmax_head(a, v), repeats)
-        t_fft, fast = best_time(lambda: causal_convolution_head(a, v), repeats * 4)
+        t_dense, dense = best_of(lambda: causal_softmax_head(a, v), repeats)
+        t_fft, fast = best_of(lambda: causal_convolution_head(a, v), repeats * 4)
         gap = float(np.max(np.abs(dense - fast)) / np.max(np.abs(v)))
         print(f"{n:>6}{t_dense:>12.5f}{t_fft:>12.5f}{t_dense / t_fft:>13.1f}{gap:>11.1e}")
 

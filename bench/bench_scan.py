@@ -30,6 +30,7 @@ import time
 import tokenize as py_tokenize
 from pathlib import Path
 
+from bench._common import best_of
 from bridge.lexer import tokenize
 from bridge.scanner import scan_file
 
@@ -50,15 +51,6 @@ def _corpus(target: int) -> list[tuple[str, str]]:
         out.append((f"{name}#{k}", text))
         k += 1
     return out
-
-
-def _best(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -96,9 +88,9 @@ def main(argv: list[str] | None = None) -> None:
         for _ in py_tokenize.generate_tokens(io.StringIO(py_text).readline):
             pass
 
-    t_scan = _best(scan_all, args.repeats)
-    t_lex = _best(lex_all, args.repeats)
-    t_py = _best(python_tokenize, args.repeats)
+    t_scan = best_of(scan_all, args.repeats)[0]
+    t_lex = best_of(lex_all, args.repeats)[0]
+    t_py = best_of(python_tokenize, args.repeats)[0]
     n = len(corpus)
     print(f"corpus: {n} files, {total_chars / 1e6:.2f} M characters, {counts['decls']} declarations")
     print(f"scan (lex+split+parse+resolve): {t_scan:.3f} s  {n / t_scan:8.1f} files/s  "
@@ -151,7 +143,7 @@ def _project(project: Path, repeats: int, baseline: Path | None = None) -> None:
     if baseline is not None:  # the same scan with another source tree, run right after
         base_wall, base_cpu = _fresh([sys.executable, "-c", code], repeats, baseline)
     start_wall, start_cpu = _fresh([sys.executable, "-c", "pass"], repeats)
-    t_py = _best(python_tokenize, repeats)
+    t_py = best_of(python_tokenize, repeats)[0]
     extraction = scan_project(project)
     theorems = [d for d in extraction.declarations if d.kind == "theorem"]
     parsed = [d for d in theorems if d.type is not None]

@@ -48,10 +48,7 @@ class BinderSyntax:
             break
         if not names:
             raise self.error(f"unexpected {_describe(self.peek())}", "a binder name")
-        ty: T.Term | None = None
-        if self.at(":"):
-            self.pos += 1
-            ty = self.parse_expr(0)
+        ty = self.parse_after(":")
         if self.at(":="):
             self.pos += 1
             self.parse_expr(0)  # default value: parsed for validity, not kept
@@ -98,11 +95,8 @@ class BinderSyntax:
                 continue
             break
         if simple:
-            ty: T.Term | None = None
-            if self.at(":"):
-                self.pos += 1
-                ty = self.parse_expr(0)
-            elif self.at(*BINDER_PREDICATES) and not self.at(*separators):
+            ty = self.parse_after(":")
+            if ty is None and self.at(*BINDER_PREDICATES) and not self.at(*separators):
                 op = self.next().text
                 rhs = self.parse_expr(0)
                 preds.extend((n, op, rhs) for n in simple)
@@ -119,26 +113,39 @@ class BinderSyntax:
         finally:
             del self.bound[mark:]
 
-    def _forall(self) -> T.Term:
+    def _quantified(self) -> tuple[list[Binder], list[tuple[str, str, T.Term]], T.Term]:
+        """``∀``/``∃`` after the keyword: its binders, binder predicates and body ``, p``."""
         self.pos += 1
         mark = len(self.bound)
         try:
             binders, preds = self._scoped_binders((",",))
             self.expect(",")
-            body = self.parse_expr(0)
+            return binders, preds, self.parse_expr(0)
         finally:
             del self.bound[mark:]
+
+    def _forall(self) -> T.Term:
+        binders, preds, body = self._quantified()
         if preds:
             # ∀ x ∈ s, p  ≡  ∀ x, x ∈ s → p (one hypothesis per bound name)
-            pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
-            result = body
-            for b in reversed(binders):
-                if b.name in pred_by_name:
-                    op, rhs = pred_by_name[b.name]
-                    result = T.Pi((Binder("_", self.binder_predicate(b.name, op, rhs)),), result)
-                result = T.Pi((b,), result)
-            return result
+            return self._nested(binders, preds, body,
+                                lambda pred, rest: T.Pi((Binder("_", pred),), rest),
+                                lambda b, rest: T.Pi((b,), rest))
         return T.Pi(tuple(binders), body)
+
+    def _nested(self, binders: list[Binder], preds: list[tuple[str, str, T.Term]], body: T.Term,
+                guard: Callable[[T.Term, T.Term], T.Term],
+                close: Callable[[Binder, T.Term], T.Term]) -> T.Term:
+        """``body`` under ``binders``, innermost last: each binder closes over ``guard``
+        (its binder predicate, the rest) when it has a predicate."""
+        pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
+        result = body
+        for b in reversed(binders):
+            if b.name in pred_by_name:
+                op, rhs = pred_by_name[b.name]
+                result = guard(self.binder_predicate(b.name, op, rhs), result)
+            result = close(b, result)
+        return result
 
     def scoped_binders(self, separators: tuple[str, ...]) -> tuple[list[Binder], list[tuple[str, str, T.Term]]]:
         """Binders up to a separator, left bound (for notation3's ``(...)``)."""
@@ -152,23 +159,10 @@ class BinderSyntax:
         return binders, preds
 
     def _exists(self, unique: bool) -> T.Term:
-        self.pos += 1
-        mark = len(self.bound)
-        try:
-            binders, preds = self._scoped_binders((",",))
-            self.expect(",")
-            body = self.parse_expr(0)
-        finally:
-            del self.bound[mark:]
+        binders, preds, body = self._quantified()
         const = "ExistsUnique" if unique else "Exists"
-        pred_by_name = {name: (op, rhs) for name, op, rhs in preds}
-        result = body
-        for b in reversed(binders):
-            if b.name in pred_by_name:
-                op, rhs = pred_by_name[b.name]
-                result = T.app("And", self.binder_predicate(b.name, op, rhs), result)
-            result = T.app(const, T.Lam((b,), result))
-        return result
+        return self._nested(binders, preds, body, lambda pred, rest: T.app("And", pred, rest),
+                            lambda b, rest: T.app(const, T.Lam((b,), rest)))
 
     def _fun(self) -> T.Term:
         self.pos += 1
@@ -203,11 +197,8 @@ class BinderSyntax:
                         self.pos += 1
                     else:
                         break
-                ty: T.Term | None = None
-                if self.at(":"):
-                    self.pos += 1
-                    ty = self.parse_expr(0)
-                elif self.at("∈", "in"):
+                ty = self.parse_after(":")
+                if ty is None and self.at("∈", "in"):
                     self.pos += 1
                     domain = self.parse_expr(0)
                     if len(names) != 1:
@@ -245,10 +236,7 @@ class BinderSyntax:
             name_tok = self.next()
             if name_tok.kind != "ident" or name_tok.text in KEYWORDS:
                 raise self.error(f"unexpected {_describe(name_tok)}", "a bound name", name_tok)
-            ty: T.Term | None = None
-            if self.at(":"):
-                self.pos += 1
-                ty = self.parse_expr(0)
+            ty = self.parse_after(":")
             if paren:
                 self.expect(")")
             domain: T.Term | None = None

@@ -12,13 +12,13 @@ the source scanner, so the statements come out in the same normalized form, with
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from bridge.declaration import Diagnostic, Extraction
 from bridge.errors import ExportFormatError, LeanMirrorError
+from bridge.fileio import read_json
 from bridge.scanner import _scan, declared_names
 from bridge.names import WELL_KNOWN_NAMES
 
@@ -77,10 +77,7 @@ def _text_of(node: Any, pieces: list[str], where: str) -> None:
 def module_source(ast_file: str | Path) -> str:
     """Rebuild a module's source text from its LeanDojo ``*.ast.json``."""
     file = Path(ast_file)
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ExportFormatError(f"{file}: expected LeanDojo trace JSON ({exc})") from None
+    data = read_json(file, "LeanDojo trace JSON", ExportFormatError)
     if not isinstance(data, dict) or not isinstance(data.get("commandASTs"), list):
         raise ExportFormatError(f"{file}: expected an object with a 'commandASTs' list")
     pieces: list[str] = []

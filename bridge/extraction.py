@@ -7,7 +7,6 @@ falls back to the source scanner with one warning (no traceback) when it is not.
 
 from __future__ import annotations
 
-import json
 import logging
 import tempfile
 import warnings
@@ -18,7 +17,7 @@ from typing import Any, Iterable
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument, ToolchainNotFound
 from bridge.exporter import read_export
-from bridge.fileio import write_json_atomic
+from bridge.fileio import read_json, versioned_document, write_json_atomic
 from bridge.project import read_project
 from bridge.scanner import scan_project
 from bridge.toolchain import DEFAULT_BUILD_TIMEOUT, Toolchain
@@ -172,18 +171,8 @@ def read_declarations(path: str | Path) -> Extraction:
     from bridge.errors import ExportFormatError
 
     file = Path(path)
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ExportFormatError(f"{file}: expected a declarations JSON file ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("meta"), dict):
-        raise ExportFormatError(f"{file}: expected an object with 'meta' and 'declarations'")
-    version = data["meta"].get("format_version")
-    if version != DECLARATIONS_FORMAT_VERSION:
-        raise ExportFormatError(
-            f"{file}: declarations format_version {version!r} is not supported; "
-            f"expected {DECLARATIONS_FORMAT_VERSION}"
-        )
+    data = versioned_document(file, read_json(file, "a declarations JSON file", ExportFormatError),
+                              "declarations", DECLARATIONS_FORMAT_VERSION, ExportFormatError)
     try:
         decls = [Declaration.from_json(d) for d in data.get("declarations", [])]
         diags = [Diagnostic(**g) for g in data.get("diagnostics", [])]

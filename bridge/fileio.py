@@ -8,7 +8,9 @@ report, lock or mirror behind:
   directory, ``fsync`` it and ``os.replace`` it over the target (atomic on POSIX);
 - :func:`append_jsonl` appends one complete line with a single ``write`` and ``fsync``\\ s,
   so whatever was appended before a crash is on disk;
-- :func:`read_jsonl` reads such a log back and tolerates (and reports) a torn last line.
+- :func:`read_jsonl` reads such a log back and tolerates (and reports) a torn last line;
+- :func:`read_json` and :func:`versioned_document` read a JSON file written earlier (a lock,
+  declarations, a trace), raising the caller's error that names the file and what was expected.
 """
 
 from __future__ import annotations
@@ -131,6 +133,30 @@ def append_jsonl(path: str | os.PathLike[str], obj: Any) -> None:
         os.close(fd)
     if created:
         fsync_directory(target.parent)
+
+
+def read_json(file: Path, expected: str, error: type[Exception], missing: str | None = None) -> Any:
+    """The JSON value in ``file``; ``error`` naming the file and ``expected`` when it cannot be
+    read or parsed (or naming ``missing`` when given and the file does not exist)."""
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        if missing is None:
+            raise error(f"{file}: expected {expected} ({exc})") from None
+        raise error(f"{file}: {missing}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{file}: expected {expected} ({exc})") from None
+
+
+def versioned_document(file: Path, data: Any, what: str, version: int, error: type[Exception]) -> dict:
+    """``data`` once it is an object with ``meta`` and ``declarations`` whose
+    ``meta.format_version`` is ``version``; ``error`` naming ``file`` otherwise."""
+    if not isinstance(data, dict) or not isinstance(data.get("meta"), dict):
+        raise error(f"{file}: expected an object with 'meta' and 'declarations'")
+    found = data["meta"].get("format_version")
+    if found != version:
+        raise error(f"{file}: {what} format_version {found!r} is not supported; expected {version}")
+    return data
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> JsonLines:

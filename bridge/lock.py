@@ -18,6 +18,7 @@ from typing import Any
 from bridge import term as T
 from bridge.declaration import Declaration, Extraction
 from bridge.errors import LockError
+from bridge.fileio import read_json, versioned_document, write_json_atomic
 from bridge.lexer import tokenize
 
 #: Default lock file name, at the project root.
@@ -123,7 +124,6 @@ def write_lock(extraction: Extraction | Lock, path: str | Path) -> Path:
     ``path`` may be a directory (the project root): the lock goes to ``LOCK_FILE`` inside it.
     """
     from bridge.extraction import tool_version
-    from bridge.fileio import write_json_atomic
 
     lock = extraction if isinstance(extraction, Lock) else lock_from_extraction(extraction)
     target = Path(path)
@@ -144,17 +144,9 @@ def read_lock(path: str | Path) -> Lock:
     file = Path(path)
     if file.is_dir():
         file = file / LOCK_FILE
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LockError(f"{file}: no lock file; expected one written by 'leanmirror extract'") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise LockError(f"{file}: expected a JSON lock file ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("meta"), dict):
-        raise LockError(f"{file}: expected an object with 'meta' and 'declarations'")
-    version = data["meta"].get("format_version")
-    if version != LOCK_FORMAT_VERSION:
-        raise LockError(f"{file}: lock format_version {version!r} is not supported; expected {LOCK_FORMAT_VERSION}")
+    text = read_json(file, "a JSON lock file", LockError,
+                     missing="no lock file; expected one written by 'leanmirror extract'")
+    data = versioned_document(file, text, "lock", LOCK_FORMAT_VERSION, LockError)
     decls = data.get("declarations")
     if not isinstance(decls, dict):
         raise LockError(f"{file}: 'declarations' must be an object keyed by declaration name")

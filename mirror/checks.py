@@ -33,7 +33,7 @@ from mirror.guard import Guard
 from mirror.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.runtime import NumpyRuntime, OutOfDomain
 from mirror.strategies import examples, group_by_shape, sample_batch, stack
-from mirror.vocabulary import known_nonzero
+from mirror.reals import known_nonzero
 
 #: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
 #: margin, and the tolerance of an implementation against its Lean definition.

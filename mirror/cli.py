@@ -424,6 +424,90 @@ def _add_statement_timeout(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Subcommand → (one-line help, description).
+_COMMAND_TEXTS: dict[str, tuple[str, str]] = {
+    "extract": (
+        "extract the project's declarations and write the statement lock",
+        "Extract every declaration of the project (exporter or source scanner), "
+        "write them as JSON, and write the statement lock that `status` and `generate` "
+        "compare against.",
+    ),
+    "status": (
+        "list statements that changed since the lock (exit 1 when stale)",
+        "Compare the project's current statements with the statement lock and "
+        "list new, changed and removed ones. Exit status 1 when the lock is stale.",
+    ),
+    "show": (
+        "show one statement: Lean text, translation, generated code, plan",
+        "Show what leanmirror makes of one declaration: its Lean statement, "
+        "status, sympy translation, generated property and sampling plan.",
+    ),
+    "report": (
+        "check every statement and write report.html, report.md and report.json",
+        "Run every mirror (symbolic check, Hypothesis, vectorized sweep) and "
+        "write the proved-vs-tested coverage report: report.html (one self-contained page), "
+        "report.md and report.json.",
+    ),
+    "generate": (
+        "write the mirrors as reviewable Python source (--check: exit 1 when stale)",
+        "Write, per Lean module, a module of property functions and a pytest "
+        "module that runs them through Hypothesis. Output is deterministic. With --check "
+        "nothing is written: stale files are listed and the exit status is 1.",
+    ),
+    "fuzz": (
+        "fuzz mirrored statements on all cores (or a Ray cluster) for a budget",
+        "Run every mirrored statement (or the selection) with an example or time "
+        "budget on all local cores, or as Ray tasks. Each result is appended to a JSON-lines "
+        "log as it arrives; counterexamples are saved to the Hypothesis database and replayed "
+        "first by the next session. Exit status 1 when a statement is refuted.",
+    ),
+    "init": (
+        "write a commented [tool.leanmirror] section listing the project's definitions",
+        "Append to the project's pyproject.toml a commented [tool.leanmirror] "
+        "section: every definition with a body, its parameters and the call the default "
+        "calling convention makes, as bindings to uncomment.",
+    ),
+    "bindings": (
+        "list each binding, whether it loads, and its calling convention (exit 1: errors)",
+        "Resolve the project's bindings ([tool.leanmirror.bindings], @binds "
+        "modules, entry points) against its Lean definitions and list each one: the calling "
+        "convention it resolved, or the error that stops it.",
+    ),
+    "check": (
+        "replay one example of one statement (the command a refuted row carries)",
+        "Run one mirrored statement on one example (a JSON object of its "
+        "variables), in float64 and then decided exactly, calling the bound implementations on "
+        "exactly those inputs. Exit status 1 when the example refutes the statement.",
+    ),
+    "models": (
+        "list the model specification nodes and their statuses",
+        "List the compute-graph nodes of the bundled model specifications and, per "
+        "node, whether the Op Spec it uses is proved, tested or UNKNOWN. A node is tested when its "
+        "NumPy kernel passed conformance against the Lean definition; UNKNOWN when the Op Spec has "
+        "no Lean definition (slidingDecodeGQA) or its conformance did not pass.",
+    ),
+}
+
+
+def _add_seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", metavar="SEED", type=int, default=0, help="random seed (default: 0)")
+
+
+def _command(sub: argparse._SubParsersAction, name: str, handler: Callable[[argparse.Namespace], int],
+             *, project: bool = True, timeout: bool = False) -> argparse.ArgumentParser:
+    """The subcommand ``name`` (texts from :data:`_COMMAND_TEXTS`) run by ``handler``, with
+    ``--project``/``--method`` and, with ``timeout``, ``--statement-timeout``; the caller
+    adds its own arguments."""
+    help_text, description = _COMMAND_TEXTS[name]
+    parser = sub.add_parser(name, help=help_text, description=description)
+    if project:
+        _add_project(parser)
+    if timeout:
+        _add_statement_timeout(parser)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand and its help."""
     from mirror import __version__
@@ -439,81 +523,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"leanmirror {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser(
-        "extract",
-        help="extract the project's declarations and write the statement lock",
-        description="Extract every declaration of the project (exporter or source scanner), "
-        "write them as JSON, and write the statement lock that `status` and `generate` "
-        "compare against.",
-    )
-    _add_project(p)
+    p = _command(sub, "extract", _cmd_extract)
     p.add_argument(
         "--out",
         metavar="FILE",
         help=f"declarations JSON to write (default: PROJECT/{DEFAULT_DECLARATIONS})",
     )
     p.add_argument("--lock", metavar="FILE", help=f"statement lock to write (default: PROJECT/{DEFAULT_LOCK})")
-    p.set_defaults(handler=_cmd_extract)
 
-    p = sub.add_parser(
-        "status",
-        help="list statements that changed since the lock (exit 1 when stale)",
-        description="Compare the project's current statements with the statement lock and "
-        "list new, changed and removed ones. Exit status 1 when the lock is stale.",
-    )
-    _add_project(p)
+    p = _command(sub, "status", _cmd_status)
     p.add_argument("--lock", metavar="FILE", help=f"statement lock to read (default: PROJECT/{DEFAULT_LOCK})")
-    p.set_defaults(handler=_cmd_status)
 
-    p = sub.add_parser(
-        "show",
-        help="show one statement: Lean text, translation, generated code, plan",
-        description="Show what leanmirror makes of one declaration: its Lean statement, "
-        "status, sympy translation, generated property and sampling plan.",
-    )
+    p = _command(sub, "show", _cmd_show, timeout=True)
     p.add_argument("name", metavar="NAME", help="declaration name (full or its last component)")
-    _add_project(p)
-    _add_statement_timeout(p)
-    p.set_defaults(handler=_cmd_show)
 
-    p = sub.add_parser(
-        "report",
-        help="check every statement and write report.html, report.md and report.json",
-        description="Run every mirror (symbolic check, Hypothesis, vectorized sweep) and "
-        "write the proved-vs-tested coverage report: report.html (one self-contained page), "
-        "report.md and report.json.",
-    )
-    _add_project(p)
+    p = _command(sub, "report", _cmd_report, timeout=True)
     p.add_argument("--out", metavar="DIR", default="report", help="output directory (default: report/)")
     p.add_argument(
         "--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement (default: 200)"
     )
-    p.add_argument("--seed", metavar="SEED", type=int, default=0, help="random seed (default: 0)")
-    _add_statement_timeout(p)
-    p.set_defaults(handler=_cmd_report)
+    _add_seed(p)
 
-    p = sub.add_parser(
-        "generate",
-        help="write the mirrors as reviewable Python source (--check: exit 1 when stale)",
-        description="Write, per Lean module, a module of property functions and a pytest "
-        "module that runs them through Hypothesis. Output is deterministic. With --check "
-        "nothing is written: stale files are listed and the exit status is 1.",
-    )
-    _add_project(p)
+    p = _command(sub, "generate", _cmd_generate, timeout=True)
     p.add_argument("--out", metavar="DIR", default="mirrors", help="output directory (default: mirrors/)")
     p.add_argument("--check", action="store_true", help="compare only; exit 1 when files are stale")
-    _add_statement_timeout(p)
-    p.set_defaults(handler=_cmd_generate)
 
-    p = sub.add_parser(
-        "fuzz",
-        help="fuzz mirrored statements on all cores (or a Ray cluster) for a budget",
-        description="Run every mirrored statement (or the selection) with an example or time "
-        "budget on all local cores, or as Ray tasks. Each result is appended to a JSON-lines "
-        "log as it arrives; counterexamples are saved to the Hypothesis database and replayed "
-        "first by the next session. Exit status 1 when a statement is refuted.",
-    )
-    _add_project(p)
+    p = _command(sub, "fuzz", _cmd_fuzz, timeout=True)
     p.add_argument(
         "--select",
         metavar="NAME|MODULE",
@@ -535,61 +570,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="run statements as Ray tasks on the cluster at ADDRESS, or on a local Ray "
         "instance started for the session (needs the extra leanmirror[ray])",
     )
-    p.add_argument("--seed", metavar="SEED", type=int, default=0, help="random seed (default: 0)")
+    _add_seed(p)
     p.add_argument("--quiet", action="store_true", help="no progress display")
-    _add_statement_timeout(p)
-    p.set_defaults(handler=_cmd_fuzz)
 
-    p = sub.add_parser(
-        "init",
-        help="write a commented [tool.leanmirror] section listing the project's definitions",
-        description="Append to the project's pyproject.toml a commented [tool.leanmirror] "
-        "section: every definition with a body, its parameters and the call the default "
-        "calling convention makes, as bindings to uncomment.",
-    )
-    _add_project(p)
+    p = _command(sub, "init", _cmd_init)
     p.add_argument("--print", action="store_true", help="print the section, write nothing")
-    p.set_defaults(handler=_cmd_init)
 
-    p = sub.add_parser(
-        "bindings",
-        help="list each binding, whether it loads, and its calling convention (exit 1: errors)",
-        description="Resolve the project's bindings ([tool.leanmirror.bindings], @binds "
-        "modules, entry points) against its Lean definitions and list each one: the calling "
-        "convention it resolved, or the error that stops it.",
-    )
-    _add_project(p)
-    p.set_defaults(handler=_cmd_bindings)
+    _command(sub, "bindings", _cmd_bindings)
 
-    p = sub.add_parser(
-        "check",
-        help="replay one example of one statement (the command a refuted row carries)",
-        description="Run one mirrored statement on one example (a JSON object of its "
-        "variables), in float64 and then decided exactly, calling the bound implementations on "
-        "exactly those inputs. Exit status 1 when the example refutes the statement.",
-    )
+    p = _command(sub, "check", _cmd_check)
     p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")
     p.add_argument("--example", metavar="JSON", required=True,
                    help="the example, e.g. '{\"x\": [1.5, -2.0]}'")
-    _add_project(p)
-    p.set_defaults(handler=_cmd_check)
 
-    p = sub.add_parser(
-        "models",
-        help="list the model specification nodes and their statuses",
-        description="List the compute-graph nodes of the bundled model specifications and, per "
-        "node, whether the Op Spec it uses is proved, tested or UNKNOWN. A node is tested when its "
-        "NumPy kernel passed conformance against the Lean definition; UNKNOWN when the Op Spec has "
-        "no Lean definition (slidingDecodeGQA) or its conformance did not pass.",
-    )
-    _add_project(p)
+    p = _command(sub, "models", _cmd_models)
     p.add_argument("--model", nargs="+", metavar="KEY",
                    help="only these model specs (default: all bundled ones)")
     p.add_argument("--report", metavar="FILE",
                    help="take the conformance results from a report.json instead of running them")
     p.add_argument("--examples", type=int, default=30, metavar="N",
                    help="Hypothesis examples per conformance check when running them (default: 30)")
-    p.set_defaults(handler=_cmd_models)
 
     p = sub.add_parser(
         "experiment",

@@ -19,7 +19,7 @@ from sympy.printing.printer import Printer
 
 from bridge.errors import LeanMirrorError
 from mirror.translation import NAT_DOMAIN, Statement
-from mirror.vocabulary import known_nonzero
+from mirror.reals import known_nonzero
 
 
 class CodegenError(LeanMirrorError, NotImplementedError):

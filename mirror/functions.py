@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mirror.vocabulary import int_fdiv, int_tdiv, nat_log
+from mirror.integers import int_fdiv, int_tdiv, nat_log
 
 _FACTORIAL_INT64 = 20  # 20! < 2^63 ≤ 21!
 

@@ -23,6 +23,7 @@ import jinja2
 from bridge.declaration import LEAN_STATUSES, Diagnostic
 from bridge.errors import InvalidArgument
 from mirror.fileio import write_json_atomic, write_text_atomic
+from mirror.rendering import template_environment
 from mirror.result import MIRROR_STATUSES, StatementResult
 
 #: The formats :func:`write_report` knows, and their file names.
@@ -51,7 +52,6 @@ _LEAN_COLORS = {
     "unchecked": "#ced4da",
     "stated": "#ffd43b",
 }
-_TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
 
 def _jsonable(value: Any) -> Any:
@@ -456,14 +456,7 @@ def _svg_bar(module: Mapping[str, Any], order: Sequence[str], width: int = 220) 
 
 
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_TEMPLATE_DIR)),
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2")),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = template_environment(jinja2.select_autoescape(enabled_extensions=("html", "html.j2")))
     env.filters["num"] = _format_number
     env.filters["sortval"] = _sort_value
     env.filters["md"] = _md_text

@@ -81,22 +81,22 @@ def test_bad_format_version(version: object) -> None:
     assert repr(version) in message and "supports format_version 1" in message
 
 
-def test_malformed_documents(tmp_path: Path) -> None:
+def test_unreadable_documents(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
     with pytest.raises(ExportFormatError, match="bad.json"):
         read_export(bad)
-    data = _doc(1)
-    data["declarations"][0]["type"] = {"bvar": 7}
-    with pytest.raises(ExportFormatError, match="out of range"):
-        load_export(data)
-    data = _doc(1)
-    data["declarations"][0]["kind"] = "lemma"
-    with pytest.raises(ExportFormatError, match="kind"):
-        load_export(data)
-    data = _doc(1)
-    data["declarations"][0]["type"] = {"mvar": 1}
-    with pytest.raises(ExportFormatError, match="unknown EXPR"):
-        load_export(data)
     with pytest.raises(ExportFormatError):
         read_export(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(("field", "value", "match"), [
+    ("type", {"bvar": 7}, "out of range"),
+    ("kind", "lemma", "kind"),
+    ("type", {"mvar": 1}, "unknown EXPR"),
+])
+def test_malformed_declarations(field: str, value: object, match: str) -> None:
+    data = _doc(1)
+    data["declarations"][0][field] = value
+    with pytest.raises(ExportFormatError, match=match):
+        load_export(data)

@@ -29,6 +29,7 @@ from mirror.bundled.impl.resolvent import (
     operator_readout,
     readout,
 )
+from tests.impl.resolvent_checks import assert_off_switches_exact, bits, inputs
 
 OPERATOR_TOLERANCE = 1e-13
 READOUT_TOLERANCE = 1e-13
@@ -44,15 +45,6 @@ SETTINGS = [
 ]
 
 
-def _inputs(seed: int, n: int, d: int, scale: float = 1.0):
-    rng = np.random.default_rng(seed)
-    q = scale * rng.standard_normal((n, d))
-    k = scale * rng.standard_normal((n, d))
-    return q, k, rng.uniform(0.0, 1.0, n), rng.uniform(-np.pi, np.pi, n)
-
-
-def _bits(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x).view(np.uint64)
 
 
 def _assert_operators_agree(fast: np.ndarray, exact: np.ndarray,
@@ -78,7 +70,7 @@ def _assert_readouts_agree(fast: np.ndarray, exact: np.ndarray, w: np.ndarray,
 @pytest.mark.parametrize("n, d", [(40, 8), (300, 16), (600, 5)])
 @pytest.mark.parametrize("switches", SETTINGS, ids=str)
 def test_both_paths_agree_on_the_operator_and_its_readouts(n, d, switches):
-    q, k, u, theta = _inputs(n + d, n, d)
+    q, k, u, theta = inputs(n + d, n, d)
     v = np.random.default_rng(n).standard_normal((n, 3))
     fast = operator(q, k, u, theta, switches)
     exact = operator(q, k, u, theta, switches, exact_order=True)
@@ -89,20 +81,20 @@ def test_both_paths_agree_on_the_operator_and_its_readouts(n, d, switches):
     _assert_readouts_agree(operator_readout(q, k, u, theta, v, switches), reference, exact, v)
     # The reproducible fused form is the reproducible composition, bit for bit.
     fused_exact = operator_readout(q, k, u, theta, v, switches, exact_order=True)
-    assert np.array_equal(_bits(fused_exact), _bits(reference))
+    assert np.array_equal(bits(fused_exact), bits(reference))
 
 
 def test_without_logits_both_paths_agree_bitwise():
     # qk = 0: the logit is exactly 0 on both paths; at beta = 0 nothing else is summed.
-    q, k, u, theta = _inputs(1, 300, 4)
+    q, k, u, theta = inputs(1, 300, 4)
     for switches in (PATH_PRODUCT, Switches(0.0, 0.0, 0.4)):
         fast = operator(q, k, u, theta, switches)
-        assert np.array_equal(_bits(fast), _bits(operator(q, k, u, theta, switches,
+        assert np.array_equal(bits(fast), bits(operator(q, k, u, theta, switches,
                                                           exact_order=True)))
 
 
 def test_softmax_rows_are_stochastic_and_real():
-    q, k, u, theta = _inputs(2, 600, 16)
+    q, k, u, theta = inputs(2, 600, 16)
     for switches in (SOFTMAX, Switches(1.0, 1.0, 1.0)):
         w = operator(q, k, np.ones(600), np.zeros(600), switches)
         assert np.all(w.imag == 0.0)
@@ -114,16 +106,9 @@ def test_softmax_rows_are_stochastic_and_real():
 
 def test_off_switches_and_closed_gates_are_exact():
     n, d = 300, 6
-    q, k, u, theta = _inputs(3, n, d)
-    q2, k2, u2, theta2 = _inputs(4, n, d, scale=3.0)
-    for beta in (0.0, 0.5, 1.0):
-        off = Switches(beta, 1.0, 0.0)
-        w = operator(q, k, u, theta, off)
-        assert np.array_equal(_bits(w), _bits(operator(q, k, u2, theta2, off)))
-        blind = Switches(beta, 0.0, 1.0)
-        huge = np.full((n, d), 1e200)
-        w = operator(q, k, u, theta, blind)
-        assert np.array_equal(_bits(w), _bits(operator(huge, huge, u, theta, blind)))
+    q, k, u, theta = inputs(3, n, d)
+    _, _, u2, theta2 = inputs(4, n, d, scale=3.0)
+    assert_off_switches_exact(operator, q, k, u, theta, u2, theta2)
     closed = u.copy()
     closed[100] = 0.0
     for switches in SETTINGS:
@@ -136,7 +121,7 @@ def test_off_switches_and_closed_gates_are_exact():
 
 def test_perturbing_the_future_never_moves_the_past_at_the_same_length():
     n, d = 600, 5
-    q, k, u, theta = _inputs(5, n, d)
+    q, k, u, theta = inputs(5, n, d)
     rng = np.random.default_rng(6)
     for switches in (SOFTMAX, UNNORMALIZED_KERNEL, Switches(0.5, 1.3, 0.7)):
         w = operator(q, k, u, theta, switches)
@@ -146,12 +131,12 @@ def test_perturbing_the_future_never_moves_the_past_at_the_same_length():
             k2[t + 1 :] = rng.standard_normal((n - t - 1, d)) * 3
             u2[t + 1 :] = rng.uniform(0, 1, n - t - 1)
             w2 = operator(q2, k2, u2, theta, switches)
-            assert np.array_equal(_bits(w2[: t + 1]), _bits(w[: t + 1]))
+            assert np.array_equal(bits(w2[: t + 1]), bits(w[: t + 1]))
 
 
 def test_logits_of_ten_thousand_stay_finite_at_beta_one():
     n, d = 300, 4
-    q, k, u, theta = _inputs(7, n, d, scale=80.0)  # logits past 1e4
+    q, k, u, theta = inputs(7, n, d, scale=80.0)  # logits past 1e4
     u[6] = 0.0
     for switches in (SOFTMAX, Switches(1.0, 1.0, 1.0)):
         fast = operator(q, k, u, np.zeros(n), switches)
@@ -173,7 +158,7 @@ def test_overflow_away_from_beta_one_reads_infinity_never_nan():
         assert not np.isnan(w).any()
         _assert_operators_agree(w, operator(q, k, u, np.zeros(4), switches, exact_order=True))
     # Wide rows (|M - beta log Z| > 700) in a large operator: the direct exponential.
-    q, k, _, theta = _inputs(8, 300, 4, scale=60.0)
+    q, k, _, theta = inputs(8, 300, 4, scale=60.0)
     switches = Switches(0.5, 1.0, 1.0)
     fast = operator(q, k, np.ones(300), theta, switches)
     assert not np.isnan(fast).any() and np.isinf(fast).any()
@@ -184,7 +169,7 @@ def test_overflow_away_from_beta_one_reads_infinity_never_nan():
 
 
 def test_refusals_are_the_same_on_both_paths():
-    q, k, u, theta = _inputs(9, 300, 3)
+    q, k, u, theta = inputs(9, 300, 3)
     cases = []
     for name, arrays in (("query", 0), ("key", 1), ("magnitude", 2), ("phase", 3)):
         bad = [x.copy() for x in (q, k, u, theta)]
@@ -243,7 +228,7 @@ def test_empty_sequences_and_bad_values_for_the_fused_readout():
         assert operator(empty, empty, [], [], exact_order=exact).shape == (0, 0)
         out = operator_readout(empty, empty, [], [], np.zeros((0, 2)), exact_order=exact)
         assert out.shape == (0, 2) and out.dtype == np.complex128
-    q, k, u, theta = _inputs(11, 5, 2)
+    q, k, u, theta = inputs(11, 5, 2)
     with pytest.raises(InvalidArgument, match="v has shape"):
         operator_readout(q, k, u, theta, np.zeros((4, 2)))
     with pytest.raises(NonFinite, match="value"):
@@ -261,27 +246,27 @@ REAL_SETTINGS = [SOFTMAX, UNNORMALIZED_KERNEL, Switches(0.5, 1.3, 0.0), Switches
 def test_the_real_plane_of_a_real_operator_is_its_real_part_bit_for_bit(switches, exact):
     # Gates are real when g = 0 or every phase is 0 (closed gates and magnitudes < 1 kept).
     n, d = 300, 6
-    q, k, u, _ = _inputs(12, n, d)
+    q, k, u, _ = inputs(12, n, d)
     theta = np.zeros(n)
     u[[17, 200]] = 0.0
     w = operator(q, k, u, theta, switches, exact_order=exact)
     plane = operator(q, k, u, theta, switches, exact_order=exact, real=True)
     assert plane.dtype == np.float64 and plane.shape == (n, n)
     assert np.all(w.imag == 0.0)
-    assert np.array_equal(_bits(plane), _bits(w.real))
+    assert np.array_equal(bits(plane), bits(w.real))
     # The readout takes either representation: the same sums, so the same bits on the
     # reproducible path; the BLAS path reads the real plane in place instead of from a copy.
     v = np.random.default_rng(13).standard_normal((n, 5))
     from_plane, from_w = readout(plane, v, exact_order=exact), readout(w, v, exact_order=exact)
     assert from_plane.dtype == np.complex128 and np.all(from_plane.imag == 0.0)
     if exact:
-        assert np.array_equal(_bits(from_plane), _bits(from_w))
+        assert np.array_equal(bits(from_plane), bits(from_w))
     else:
         _assert_readouts_agree(from_plane, from_w, w, v)
 
 
 def test_real_is_refused_for_a_gate_off_the_real_axis():
-    q, k, u, theta = _inputs(14, 40, 3)
+    q, k, u, theta = inputs(14, 40, 3)
     theta[:] = 0.0
     theta[7] = 0.5
     for exact in (False, True):
@@ -300,7 +285,7 @@ def test_softmax_rows_normalised_by_reciprocals_stay_at_most_one():
     # most rows are dominated by one entry, whose quotient rounds to 1 and whose product by
     # a rounded reciprocal could exceed it. Row 0 has one live entry and reads exactly 1.
     n, d = 600, 4
-    q, k, u, theta = _inputs(15, n, d, scale=3.7)
+    q, k, u, theta = inputs(15, n, d, scale=3.7)
     s = q @ k.T / 2.0
     assert np.abs(np.tril(s)).max() > 100.0
     w = operator(q, k, np.ones(n), theta, SOFTMAX, real=True)

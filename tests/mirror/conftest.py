@@ -9,12 +9,20 @@ from typing import Callable
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.pipeline import CheckSettings, build_mirrors, check_mirror
+from mirror.pipeline import CheckSettings, build_mirrors, check_mirror, run
 from mirror.result import StatementResult
 
 ROOT = Path(__file__).resolve().parents[2]
-PLANTED = ROOT / "tests" / "fixtures" / "projects" / "planted"
+PROJECTS = ROOT / "tests" / "fixtures" / "projects"
+PLANTED = PROJECTS / "planted"
 QUICK = CheckSettings(max_examples=60, sweep=128)
+
+
+def results_by_name(project: Path, **options) -> dict[str, StatementResult]:
+    """Every statement of ``project`` run by the pipeline (scanner, ``QUICK`` settings, and
+    ``options`` such as ``select``); short name → result."""
+    result = run(project, method="scanner", settings=QUICK, **options)
+    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
 
 
 def verdicts_of(source: str, root: Path) -> dict[str, StatementResult]:

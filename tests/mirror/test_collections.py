@@ -8,20 +8,16 @@ end, ℕ subtraction, the empty finset) and false ones; its docstrings say why.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.binder_types import infer_types
 from mirror.collections import desugar
-from mirror.pipeline import CheckSettings, run
 from mirror.translation import Untranslatable
+from tests.mirror.conftest import PROJECTS, results_by_name
 
-ROOT = Path(__file__).resolve().parents[2]
-COLLECTIONS = ROOT / "tests" / "fixtures" / "projects" / "collections"
-FAST = CheckSettings(max_examples=60, sweep=128)
+COLLECTIONS = PROJECTS / "collections"
 
 PROVED_OR_TESTED = ("symbolic", "tested")
 TRUE = [
@@ -56,8 +52,7 @@ FALSE = [
 
 @pytest.fixture(scope="module")
 def verdicts():
-    result = run(COLLECTIONS, method="scanner", settings=FAST)
-    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    return results_by_name(COLLECTIONS)
 
 
 def test_every_theorem_is_listed_and_none_is_an_error(verdicts):

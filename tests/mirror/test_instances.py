@@ -8,8 +8,6 @@ checked directly.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bridge import term as T
@@ -17,12 +15,10 @@ from bridge.declaration import Declaration
 from bridge.parser import parse_term
 from mirror.instances import (NoCarrier, combine, default_table, instantiate, read_table,
                               with_value_hypotheses)
-from mirror.pipeline import CheckSettings, run
 from mirror.result import StatementResult
+from tests.mirror.conftest import PROJECTS, results_by_name
 
-ROOT = Path(__file__).resolve().parents[2]
-CLASSES = ROOT / "tests" / "fixtures" / "projects" / "classes"
-FAST = CheckSettings(max_examples=60, sweep=128)
+CLASSES = PROJECTS / "classes"
 TRUE = ("symbolic", "tested")
 REAL_FIELDS = ["K := ℝ", "K := ℚ"]
 RINGS = ["R := ℝ", "R := ℚ", "R := ℤ"]
@@ -33,8 +29,7 @@ MATRICES = ["R := Matrix (Fin 2) (Fin 2) ℝ", "R := Matrix (Fin 3) (Fin 3) ℝ"
 
 @pytest.fixture(scope="module")
 def rows():
-    result = run(CLASSES, method="scanner", settings=FAST)
-    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    return results_by_name(CLASSES)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,16 +10,12 @@ import pytest
 from bridge.scanner import scan_project
 from mirror.checks import run_property
 from mirror.pipeline import CheckSettings, build_mirrors, check_mirror, run, show
-
-ROOT = Path(__file__).resolve().parents[2]
-PLANTED = ROOT / "tests" / "fixtures" / "projects" / "planted"
-FAST = CheckSettings(max_examples=60, sweep=128)
+from tests.mirror.conftest import PLANTED, QUICK, ROOT, results_by_name
 
 
 @pytest.fixture(scope="module")
 def planted_results():
-    result = run(PLANTED, method="scanner", settings=FAST)
-    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    return results_by_name(PLANTED)
 
 
 @pytest.mark.parametrize(
@@ -76,9 +71,7 @@ def test_a_false_softmax_row_sum_is_refuted_against_the_operator(tmp_path):
         "end Mirror.Resolvent",
     )
     (project / "lean" / "Mirror" / "Resolvent.lean").write_text(planted, encoding="utf-8")
-    result = run(project, method="scanner", settings=FAST,
-                 select=["softmax_row_sum_two", "softmax_row_sum_one"])
-    by_name = {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    by_name = results_by_name(project, select=["softmax_row_sum_two", "softmax_row_sum_one"])
     assert by_name["softmax_row_sum_two"].mirror_status == "refuted"
     assert by_name["softmax_row_sum_two"].counterexample is not None
     assert "mirror.bundled.impl.resolvent:operator" in by_name["softmax_row_sum_two"].bound_to
@@ -174,7 +167,7 @@ def test_the_resolvent_statements_are_tested_against_the_operator():
 
 
 def test_the_positional_head_is_tested_against_both_implementations():
-    result = run(ROOT, method="scanner", settings=FAST, select=["Mirror.PositionalHead"])
+    result = run(ROOT, method="scanner", settings=QUICK, select=["Mirror.PositionalHead"])
     by_name = {r.name: r for r in result.results}
     assert by_name["Mirror.PositionalHead.pos_head_is_causal_convolution"].mirror_status == "tested"
     for impl in ("posHead", "convHead"):

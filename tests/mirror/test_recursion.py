@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,14 +13,12 @@ from bridge.scanner import scan_file
 from mirror import recursion
 from mirror import vocabulary as V
 from mirror.codegen import print_property
-from mirror.pipeline import CheckSettings, run
 from mirror.recursion import RecursiveEval, RecursiveEvalTruth
 from mirror.runtime import MpRuntime, NumpyRuntime
 from mirror.translation import Translator, Untranslatable
+from tests.mirror.conftest import PROJECTS, results_by_name
 
-ROOT = Path(__file__).resolve().parents[2]
-RECURSION = ROOT / "tests" / "fixtures" / "projects" / "recursion"
-FAST = CheckSettings(max_examples=60, sweep=128)
+RECURSION = PROJECTS / "recursion"
 TESTED = ("symbolic", "tested")
 
 
@@ -34,8 +31,7 @@ def _bits(n: int) -> int:
 
 @pytest.fixture(scope="module")
 def verdicts():
-    result = run(RECURSION, method="scanner", settings=FAST)
-    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    return results_by_name(RECURSION)
 
 
 #: The right verdict of each theorem of the fixture (its docstrings say why).

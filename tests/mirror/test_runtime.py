@@ -224,7 +224,8 @@ def test_a_reciprocal_is_printed_without_junk_branch_only_for_a_known_nonzero_nu
     import sympy as sp
 
     from mirror.codegen import PropertyPrinter
-    from mirror.vocabulary import FinSum, Index, LeanDiv, LeanSqrt, known_nonzero
+    from mirror.reals import known_nonzero
+    from mirror.vocabulary import FinSum, Index, LeanDiv, LeanSqrt
 
     x, eps = sp.Symbol("x", real=True), sp.Symbol("eps", real=True)
     j, n = sp.Dummy("j", integer=True), sp.Symbol("n", integer=True, nonnegative=True)

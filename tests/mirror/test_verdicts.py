@@ -6,23 +6,18 @@ once crashed or answered wrongly; its docstrings say why each verdict is right.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from mirror.pipeline import CheckSettings, run
+from tests.mirror.conftest import PROJECTS, results_by_name
 
-ROOT = Path(__file__).resolve().parents[2]
-VERDICTS = ROOT / "tests" / "fixtures" / "projects" / "verdicts"
-FAST = CheckSettings(max_examples=60, sweep=128)
+VERDICTS = PROJECTS / "verdicts"
 
 PROVED_OR_TESTED = ("symbolic", "tested")
 
 
 @pytest.fixture(scope="module")
 def verdicts():
-    result = run(VERDICTS, method="scanner", settings=FAST)
-    return {r.name.rsplit(".", 1)[-1]: r for r in result.results}
+    return results_by_name(VERDICTS)
 
 
 @pytest.mark.parametrize(

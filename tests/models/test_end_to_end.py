@@ -39,13 +39,55 @@ def _relative_error(ours: np.ndarray, ref: np.ndarray) -> float:
     return float(np.abs(ours - ref).max() / np.abs(ref).max())
 
 
-def test_qwen3_tiny_logits_match() -> None:
-    torch.manual_seed(1)
-    cfg = transformers.Qwen3Config(
+def _qwen3():
+    return transformers.Qwen3ForCausalLM(transformers.Qwen3Config(
         vocab_size=100, hidden_size=48, intermediate_size=96, num_hidden_layers=2,
         num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=64,
-        tie_word_embeddings=False, attn_implementation="eager")
-    ours, ref = _run(transformers.Qwen3ForCausalLM(cfg), "qwen3-0.6b")
+        tie_word_embeddings=False, attn_implementation="eager"))
+
+
+def _granite():
+    return transformers.GraniteForCausalLM(transformers.GraniteConfig(
+        vocab_size=100, hidden_size=48, intermediate_size=96, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, embedding_multiplier=3.0,
+        attention_multiplier=0.2, residual_multiplier=0.4, logits_scaling=2.5,
+        attn_implementation="eager"))
+
+
+def _gemma3():
+    return transformers.Gemma3ForCausalLM(transformers.Gemma3TextConfig(
+        vocab_size=100, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, head_dim=16, query_pre_attn_scalar=16,
+        sliding_window=5, layer_types=["sliding_attention", "full_attention"],
+        final_logit_softcapping=3.0, attn_implementation="eager",
+        rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                         "full_attention": {"rope_type": "default", "rope_theta": 1000000.0}}))
+
+
+def _qwen3_next_config(**extra):
+    return transformers.Qwen3NextConfig(
+        vocab_size=100, hidden_size=48, intermediate_size=96, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+        layer_types=["linear_attention", "full_attention"], mlp_only_layers=[0, 1],
+        linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=8,
+        linear_value_head_dim=8, linear_conv_kernel_dim=4, attn_implementation="eager", **extra)
+
+
+def _qwen3_next():
+    return transformers.Qwen3NextForCausalLM(_qwen3_next_config())
+
+
+@pytest.mark.parametrize(("spec_key", "seed", "build", "softcap"), [
+    ("qwen3-0.6b", 1, _qwen3, None),
+    ("granite", 2, _granite, None),
+    ("gemma3", 3, _gemma3, 3.0),
+    ("qwen3-next", 4, _qwen3_next, None),
+])
+def test_tiny_model_logits_match(spec_key: str, seed: int, build, softcap: float | None) -> None:
+    torch.manual_seed(seed)
+    ours, ref = _run(build(), spec_key)
+    if softcap is not None:
+        assert np.abs(ref).max() <= softcap  # the softcap is active
     assert _relative_error(ours, ref) <= 1e-5
 
 
@@ -67,47 +109,6 @@ def test_qwen3_spec_with_wrong_op_does_not_match() -> None:
     weights = {k: v.detach().numpy() for k, v in model.state_dict().items()}
     assert _relative_error(forward(spec, cfg.to_dict(), weights, _TOKENS), ref) <= 1e-5
     assert _relative_error(forward(wrong, cfg.to_dict(), weights, _TOKENS), ref) > 1e-2
-
-
-def test_granite_tiny_logits_match() -> None:
-    torch.manual_seed(2)
-    cfg = transformers.GraniteConfig(
-        vocab_size=100, hidden_size=48, intermediate_size=96, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, embedding_multiplier=3.0,
-        attention_multiplier=0.2, residual_multiplier=0.4, logits_scaling=2.5,
-        attn_implementation="eager")
-    ours, ref = _run(transformers.GraniteForCausalLM(cfg), "granite")
-    assert _relative_error(ours, ref) <= 1e-5
-
-
-def test_gemma3_tiny_logits_match() -> None:
-    torch.manual_seed(3)
-    cfg = transformers.Gemma3TextConfig(
-        vocab_size=100, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, head_dim=16, query_pre_attn_scalar=16,
-        sliding_window=5, layer_types=["sliding_attention", "full_attention"],
-        final_logit_softcapping=3.0, attn_implementation="eager",
-        rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
-                         "full_attention": {"rope_type": "default", "rope_theta": 1000000.0}})
-    ours, ref = _run(transformers.Gemma3ForCausalLM(cfg), "gemma3")
-    assert np.abs(ref).max() <= 3.0  # the softcap is active
-    assert _relative_error(ours, ref) <= 1e-5
-
-
-def _qwen3_next_config(**extra):
-    return transformers.Qwen3NextConfig(
-        vocab_size=100, hidden_size=48, intermediate_size=96, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, head_dim=16,
-        layer_types=["linear_attention", "full_attention"], mlp_only_layers=[0, 1],
-        linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=8,
-        linear_value_head_dim=8, linear_conv_kernel_dim=4, attn_implementation="eager", **extra)
-
-
-def test_qwen3_next_hybrid_tiny_logits_match() -> None:
-    torch.manual_seed(4)
-    model = transformers.Qwen3NextForCausalLM(_qwen3_next_config())
-    ours, ref = _run(model, "qwen3-next")
-    assert _relative_error(ours, ref) <= 1e-5
 
 
 @pytest.mark.parametrize("length", [70, 131])

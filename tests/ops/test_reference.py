@@ -110,42 +110,41 @@ def _transformers_module(name: str):
     return importlib.import_module(name)
 
 
-def test_qwen3_rmsnorm() -> None:
-    mod = _transformers_module("transformers.models.qwen3.modeling_qwen3")
-    norm = mod.Qwen3RMSNorm(32, eps=1e-6)
-    w = _RNG.normal(size=32)
+def _norm(module: str, cls: str, w: np.ndarray):
+    """The norm layer ``cls`` of transformers' ``module`` (``eps = 1e-6``) with weight ``w``."""
+    norm = getattr(_transformers_module(module), cls)(w.size, eps=1e-6)
     with torch.no_grad():
         norm.weight.copy_(torch.from_numpy(w))
-    x = _RNG.normal(size=(4, 3, 32)) * 3
+    return norm
+
+
+def _float32_output(layer, *inputs: np.ndarray):
+    """``layer`` applied to ``inputs`` cast to float32 (as transformers' norms compute)."""
     with torch.no_grad():
-        ref = norm(_t(x, torch.float32))
+        return layer(*(_t(x, torch.float32) for x in inputs))
+
+
+def test_qwen3_rmsnorm() -> None:
+    w = _RNG.normal(size=32)
+    x = _RNG.normal(size=(4, 3, 32)) * 3
+    ref = _float32_output(_norm("transformers.models.qwen3.modeling_qwen3", "Qwen3RMSNorm", w), x)
     _close(ops.rmsnorm(1e-6, x, w), ref, 1e-5, 1e-6)
     _close(ops.rmsnorm(1e-6, x, w, dtype=np.float32), ref, 1e-5, 1e-6)
 
 
 def test_gemma3_rmsnorm_offset() -> None:
-    mod = _transformers_module("transformers.models.gemma3.modeling_gemma3")
-    norm = mod.Gemma3RMSNorm(24, eps=1e-6)
     w = _RNG.normal(size=24) * 0.5
-    with torch.no_grad():
-        norm.weight.copy_(torch.from_numpy(w))
     x = _RNG.normal(size=(5, 24))
-    with torch.no_grad():
-        ref = norm(_t(x, torch.float32))
+    ref = _float32_output(_norm("transformers.models.gemma3.modeling_gemma3", "Gemma3RMSNorm", w), x)
     _close(ops.rmsnorm_offset(1e-6, x, w), ref, 1e-5, 1e-6)
 
 
 def test_qwen3_next_gated_rmsnorm() -> None:
-    mod = _transformers_module("transformers.models.qwen3_next.modeling_qwen3_next")
-    norm = mod.Qwen3NextRMSNormGated(16, eps=1e-6)
     w = _RNG.normal(size=16)
-    with torch.no_grad():
-        norm.weight.copy_(torch.from_numpy(w))
     x = _RNG.normal(size=(6, 16))
     z = _RNG.normal(size=(6, 16))
-    with torch.no_grad():
-        ref = norm(_t(x, torch.float32), _t(z, torch.float32))
-    _close(ops.rmsnorm_gated(1e-6, x, w, z), ref, 1e-5, 1e-6)
+    norm = _norm("transformers.models.qwen3_next.modeling_qwen3_next", "Qwen3NextRMSNormGated", w)
+    _close(ops.rmsnorm_gated(1e-6, x, w, z), _float32_output(norm, x, z), 1e-5, 1e-6)
 
 
 @pytest.mark.parametrize("partial", [1.0, 0.5])

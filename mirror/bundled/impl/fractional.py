@@ -44,7 +44,7 @@ import scipy.linalg
 from scipy.sparse.linalg import LinearOperator, gmres
 
 from bridge.errors import InvalidArgument, LeanMirrorError
-from mirror.bundled.impl.quadrature import PLACEMENTS, QuadratureRule, build_rule
+from mirror.bundled.impl.quadrature import PLACEMENTS, QuadratureRule, build_rule, check_exponent
 
 #: Largest width solved directly by ``method="auto"``.
 DIRECT_MAX_WIDTH = 128
@@ -87,16 +87,6 @@ def _positive(name: str, value: Any, allow_zero: bool = False) -> float:
     if not (math.isfinite(number) and ok):
         expected = ">= 0" if allow_zero else "> 0"
         raise InvalidArgument(f"{name}: got {value!r}, expected a finite real number {expected}")
-    return number
-
-
-def _exponent(r: Any) -> float:
-    try:
-        number = float(r)
-    except (TypeError, ValueError):
-        raise InvalidArgument(f"r: got {r!r}, expected a real number in (0, 1)") from None
-    if not (0.0 < number < 1.0):
-        raise InvalidArgument(f"r: got {r!r}, expected a real number in (0, 1)")
     return number
 
 
@@ -292,7 +282,7 @@ def fractional_apply(
     (then built with ``shifts`` shifts on the bounds of ``S``); ``method``: ``"auto"``
     (direct for ``d ≤ 128``), ``"direct"`` or ``"gmres"`` (``gmres_iterations`` per restart
     cycle, ``gmres_restarts`` cycles; ``solver="batched"`` or ``"scipy"``)."""
-    r = _exponent(r)
+    r = check_exponent(r)
     amat, smat, kmat = _as_operator(A)
     d = amat.shape[0]
     xmat = _finite_matrix("X", X, (None, d))
@@ -448,7 +438,7 @@ def _scipy_columns(matvec: Any, precondition: Any, b: np.ndarray, iterations: in
 def eigh_fractional_power(S: Any, r: float) -> np.ndarray:
     """``S^r`` for symmetric positive semidefinite ``S`` through ``eigh`` (eigenvalues below
     zero by rounding, ``≥ −1e-12·‖S‖``, are clipped to 0)."""
-    r = _exponent(r)
+    r = check_exponent(r)
     sym = _finite_matrix("S", S)
     if sym.shape[0] != sym.shape[1] or not np.allclose(sym, sym.T, rtol=1e-10, atol=1e-12 * max(1.0, float(np.abs(sym).max(initial=0.0)))):
         raise InvalidArgument(f"S: got a {sym.shape} matrix that is not symmetric, expected a symmetric PSD matrix")
@@ -462,7 +452,7 @@ def eigh_fractional_power(S: Any, r: float) -> np.ndarray:
 def fractional_power_reference(A: Any, r: float) -> np.ndarray:
     """``Re scipy.linalg.fractional_matrix_power(A, r)`` (Schur–Padé), the reference for tests."""
     amat, _, _ = _as_operator(A)
-    return np.real(scipy.linalg.fractional_matrix_power(amat, _exponent(r)))
+    return np.real(scipy.linalg.fractional_matrix_power(amat, check_exponent(r)))
 
 
 def symmetric_block(X: Any, L: Any, delta: float, r: float) -> np.ndarray:

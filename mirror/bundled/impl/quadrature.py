@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy.optimize import least_squares
@@ -104,7 +104,8 @@ class QuadratureRule:
 # ----------------------------------------------------------------------------- validation
 
 
-def _check_exponent(r: float) -> float:
+def check_exponent(r: Any) -> float:
+    """The exponent ``r`` as a float in ``(0, 1)``; :class:`InvalidArgument` naming it otherwise."""
     try:
         value = float(r)
     except (TypeError, ValueError):
@@ -174,7 +175,7 @@ def fit_weights(
     ``[delta, Lambda]``: linear least squares, then ``minimax_iterations`` steps of Lawson's
     iteratively reweighted least squares toward the minimax solution (the best iterate in the
     max norm on the training grid is kept)."""
-    r = _check_exponent(r)
+    r = check_exponent(r)
     lo, hi = _check_interval(delta, Lambda)
     lam = np.asarray(nodes, dtype=float)
     if lam.ndim != 1 or lam.size == 0 or not np.all(np.isfinite(lam)) or np.any(lam <= 0):
@@ -215,7 +216,7 @@ def log_spaced_rule(r: float, m: int, delta: float, Lambda: float, pad: float | 
     ``int_{lam_m}^inf ~ t lam_m**(r-1)/(1-r)`` (``t << lam_m``); both are exactly of the form
     ``w lam**(r-1) t/(lam+t)`` to leading order, so they are added to the end weights.
     ``pad=None`` tunes the pad on the training grid."""
-    r = _check_exponent(r)
+    r = check_exponent(r)
     m = _check_count(m)
     lo, hi = _check_interval(delta, Lambda)
     if m < 2:
@@ -244,7 +245,7 @@ def double_exponential_rule(
     ``w_j = h a cosh(u_j) lam_j`` (trapezoid in ``u``; the single-exponential decay of the
     integrand in ``log lam`` becomes double-exponential in ``u``). ``a``/``h`` left ``None`` are
     tuned on the training grid."""
-    r = _check_exponent(r)
+    r = check_exponent(r)
     m = _check_count(m)
     lo, hi = _check_interval(delta, Lambda)
     centre = 0.5 * (math.log(lo) + math.log(hi))
@@ -294,7 +295,7 @@ def elliptic_rule(r: float, m: int, delta: float, Lambda: float) -> QuadratureRu
     """Elliptic (HHT) shifts with closed-form weights: midpoint rule in ``u`` after
     ``lam = delta sc(u)**2``, ``d lam = 2 delta sc nc dc du``. Geometric convergence at
     ``r = 1/2`` (smooth transformed integrand), algebraic otherwise."""
-    r = _check_exponent(r)
+    r = check_exponent(r)
     m = _check_count(m)
     lo, hi = _check_interval(delta, Lambda)
     param = 1.0 - lo / hi
@@ -318,7 +319,7 @@ def elliptic_fitted_rule(r: float, m: int, delta: float, Lambda: float) -> Quadr
     symmetric in ``log lam`` (the left tail of ``lam**(r-1)`` is heavier for small ``r``), so
     ``(e1, e2)`` is chosen from powers of 2 in ``[1/4, 256]`` (then refined by ``sqrt 2``) by
     the least-squares error on a coarse training grid."""
-    r = _check_exponent(r)
+    r = check_exponent(r)
     m = _check_count(m)
     lo, hi = _check_interval(delta, Lambda)
     coarse = training_points(lo, hi, 200)
@@ -372,7 +373,7 @@ def rational_rule(r: float, m: int, delta: float, Lambda: float) -> QuadratureRu
     """Near-best rational approximation with real negative poles (Zolotarev-style, computed):
     log-shifts optimized by variable projection (weights eliminated by least squares) from the
     elliptic start, then minimax-refined weights. Computed on ``[1, Lambda/delta]`` and scaled."""
-    r = _check_exponent(r)
+    r = check_exponent(r)
     m = _check_count(m)
     lo, hi = _check_interval(delta, Lambda)
     nodes, weights = _rational_normalized(r, m, hi / lo)
@@ -395,7 +396,7 @@ def build_rule(placement: str, r: float, m: int, delta: float, Lambda: float) ->
     """The rule of ``placement`` (one of :data:`PLACEMENTS`) for ``t**r`` on ``[delta, Lambda]``."""
     if placement not in _BUILDERS:
         raise InvalidArgument(f"placement: got {placement!r}, expected one of {', '.join(PLACEMENTS)}")
-    return _BUILDERS[placement](_check_exponent(r), _check_count(m), *_check_interval(delta, Lambda))
+    return _BUILDERS[placement](check_exponent(r), _check_count(m), *_check_interval(delta, Lambda))
 
 
 def error_table(

@@ -41,15 +41,7 @@ def _array(name: str, value: Any, dtype: np.dtype, min_ndim: int = 0) -> np.ndar
         raise InvalidArgument(
             f"argument {name!r} could not be read as an array ({exc}); expected a numeric array"
         ) from exc
-    if arr.dtype.kind not in "biuf":
-        raise InvalidArgument(
-            f"argument {name!r} has dtype {arr.dtype}; expected a real numeric array"
-        )
-    if arr.ndim < min_ndim:
-        raise InvalidArgument(
-            f"argument {name!r} has shape {arr.shape}; expected at least {min_ndim} axes"
-        )
-    return arr.astype(dtype, copy=False)
+    return _checked(name, arr, "biuf", "a real numeric array", min_ndim).astype(dtype, copy=False)
 
 
 def _int_array(name: str, value: Any, min_ndim: int = 0) -> np.ndarray:
@@ -57,15 +49,18 @@ def _int_array(name: str, value: Any, min_ndim: int = 0) -> np.ndarray:
     arr = np.asarray(value)
     if arr.dtype.kind == "f" and arr.size and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
         arr = arr.astype(np.int64)
-    if arr.dtype.kind not in "biu":
-        raise InvalidArgument(
-            f"argument {name!r} has dtype {arr.dtype}; expected an integer array"
-        )
+    return _checked(name, arr, "biu", "an integer array", min_ndim).astype(np.int64, copy=False)
+
+
+def _checked(name: str, arr: np.ndarray, kinds: str, expected: str, min_ndim: int) -> np.ndarray:
+    """``arr`` once its dtype kind is one of ``kinds`` and it has at least ``min_ndim`` axes."""
+    if arr.dtype.kind not in kinds:
+        raise InvalidArgument(f"argument {name!r} has dtype {arr.dtype}; expected {expected}")
     if arr.ndim < min_ndim:
         raise InvalidArgument(
             f"argument {name!r} has shape {arr.shape}; expected at least {min_ndim} axes"
         )
-    return arr.astype(np.int64, copy=False)
+    return arr
 
 
 def _scalar(name: str, value: Any) -> float:

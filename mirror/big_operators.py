@@ -1,0 +1,96 @@
+"""Finite sums, products and quantifiers over a half-open range ``[lo, hi)`` of a
+one-argument ``Lambda`` (Mathlib's ``Finset.sum``/``Finset.prod`` over ``Finset.range``/``Ico``,
+bounded ``∀``/``∃``), expanded when the bounds are numerals.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.logic.boolalg import BooleanFunction
+
+
+#: Finite sums and products with concrete bounds are expanded up to this many terms.
+EXPAND_LIMIT = 4096
+
+
+def _expanded_terms(body, lo, hi) -> list | None:
+    """``[body lo, …, body (hi − 1)]`` when the bounds are numbers (and not too far apart)."""
+    if not (isinstance(body, sp.Lambda) and isinstance(lo, sp.Integer)
+            and isinstance(hi, sp.Integer)):
+        return None
+    lo_i, hi_i = int(lo), int(hi)
+    if hi_i - lo_i > EXPAND_LIMIT:
+        return None
+    return [body(sp.Integer(j)) for j in range(lo_i, max(lo_i, hi_i))]
+
+
+def _explicit(body):
+    """``body`` as a ``Lambda`` node: sympy turns ``Lambda(j, j)`` into its argument-less
+    ``IdentityFunction``, on which ``evalf`` (asked by any sign query) fails; keep it a
+    ``Lambda`` with its variable."""
+    if isinstance(body, type(sp.S.IdentityFunction)):
+        index = sp.Dummy("j", integer=True)
+        return sp.Basic.__new__(sp.Lambda, sp.Tuple(index), index)
+    return body
+
+
+class _FinOp(sp.Function):
+    """Base of sums/products over ``[lo, hi)`` of a one-argument ``Lambda``."""
+
+    nargs = 3
+
+    def __new__(cls, body, lo, hi, **options):
+        return super().__new__(cls, _explicit(body), lo, hi, **options)
+
+    @classmethod
+    def eval(cls, body, lo, hi):
+        terms = _expanded_terms(body, lo, hi)
+        return None if terms is None else cls._fold(terms)
+
+
+class FinSum(_FinOp):
+    """``∑ j ∈ [lo, hi), body j`` (Lean's ``Finset.sum`` over a half-open range)."""
+
+    @staticmethod
+    def _fold(terms):
+        return sp.Add(*terms) if terms else sp.Integer(0)
+
+
+class FinProd(_FinOp):
+    """``∏ j ∈ [lo, hi), body j``."""
+
+    @staticmethod
+    def _fold(terms):
+        return sp.Mul(*terms) if terms else sp.Integer(1)
+
+
+class LMatSum(_FinOp):
+    """A sum of matrices ``∑ j ∈ [lo, hi), body j``; ``shape`` comes from the terms."""
+
+    @staticmethod
+    def _fold(terms):
+        return None
+
+
+class _FinQuantifier(BooleanFunction):
+    """Base of ``∀``/``∃`` over ``[lo, hi)`` of a boolean one-argument ``Lambda``."""
+
+    nargs = 3
+    _combine = None
+
+    @classmethod
+    def eval(cls, body, lo, hi):
+        terms = _expanded_terms(body, lo, hi)
+        return None if terms is None else cls._combine(*terms)
+
+
+class FinAll(_FinQuantifier):
+    """``∀ j ∈ [lo, hi), body j``."""
+
+    _combine = sp.And
+
+
+class FinExists(_FinQuantifier):
+    """``∃ j ∈ [lo, hi), body j``."""
+
+    _combine = sp.Or
