@@ -135,6 +135,14 @@ _RANGED = {
 }
 
 
+#: sympy constants: class name → the runtime's value.
+_CONSTANTS = {
+    "Pi": "rt.pi", "Exp1": "rt.exp(1)", "ImaginaryUnit": "rt.I", "Infinity": "rt.inf",
+    "NegativeInfinity": "(-rt.inf)", "BooleanTrue": "rt.truth(True)",
+    "BooleanFalse": "rt.truth(False)",
+}
+
+
 class PropertyPrinter(Printer):
     """Prints sympy (with :mod:`mirror.vocabulary` nodes) as Python calling a runtime ``rt``."""
 
@@ -148,6 +156,9 @@ class PropertyPrinter(Printer):
     # ---- fallback -----------------------------------------------------------------------------
 
     def emptyPrinter(self, expr):  # noqa: N802 - sympy's name
+        constant = _CONSTANTS.get(type(expr).__name__)
+        if constant is not None:
+            return constant
         raise CodegenError(
             f"no NumPy printer for {type(expr).__name__} ({expr}); "
             f"add _print_{type(expr).__name__} to mirror.codegen.PropertyPrinter"
@@ -198,30 +209,9 @@ class PropertyPrinter(Printer):
     def _print_Float(self, expr):
         return f"rt.number({repr(str(expr))})"
 
-    def _print_Pi(self, expr):
-        return "rt.pi"
-
-    def _print_Exp1(self, expr):
-        return "rt.exp(1)"
-
-    def _print_ImaginaryUnit(self, expr):
-        return "rt.I"
-
-    def _print_Infinity(self, expr):
-        return "rt.inf"
-
-    def _print_NegativeInfinity(self, expr):
-        return "(-rt.inf)"
-
     def _print_LeanIntegral(self, expr):
         body, lo, hi = expr.args
         return f"rt.integral({self._print(body)}, {self._print(lo)}, {self._print(hi)})"
-
-    def _print_BooleanTrue(self, expr):
-        return "rt.truth(True)"
-
-    def _print_BooleanFalse(self, expr):
-        return "rt.truth(False)"
 
     def _print_Tuple(self, expr):
         inner = ", ".join(self._print(a) for a in expr.args)

@@ -26,7 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from bridge.errors import LeanMirrorError
-from mirror.runtime import MpRuntime, OutOfDomain, Truth
+from mirror.runtime import MpRuntime, OutOfDomain, Truth, install_unary
 from mirror.strategies import stack
 
 #: Precisions tried, in decimal digits, after the starting one.
@@ -64,6 +64,20 @@ def _rational(value: Any) -> bool:
     return isinstance(value, _EXACT_TYPES)
 
 
+def _leaves_rationals(name: str, *_backend_names: str) -> Callable:
+    """An operation whose value is an mpmath number: on the evaluated path of the draw it ends
+    the rational attempt at once (a relation meeting its value would raise anyway; an unread
+    value, e.g. under a branch not taken, keeps the attempt going)."""
+
+    def method(self, *args):
+        if self.active.all():
+            raise NotRational(f"{name} on the evaluated path")
+        return getattr(MpRuntime, name)(self, *args)
+
+    method.__name__ = name
+    return method
+
+
 class RationalRuntime(MpRuntime):
     """:class:`MpRuntime`'s operations on Python ``Fraction``/``int`` values, exactly.
 
@@ -95,34 +109,10 @@ class RationalRuntime(MpRuntime):
     def _is_zero(self, value) -> bool:
         return value == 0
 
-    def _leaves_rationals(name):  # noqa: N805 - table helper
-        """An operation whose value is an mpmath number: on the evaluated path of the draw it
-        ends the rational attempt at once (a relation meeting its value would raise anyway;
-        an unread value, e.g. under a branch not taken, keeps the attempt going)."""
-
-        def method(self, *args):
-            if self.active.all():
-                raise NotRational(f"{name} on the evaluated path")
-            return getattr(MpRuntime, name)(self, *args)
-
-        method.__name__ = name
-        return method
-
-    exp = _leaves_rationals("exp")
-    sin = _leaves_rationals("sin")
-    cos = _leaves_rationals("cos")
-    tan = _leaves_rationals("tan")
-    tanh = _leaves_rationals("tanh")
-    sinh = _leaves_rationals("sinh")
-    cosh = _leaves_rationals("cosh")
-    arctan = _leaves_rationals("arctan")
-    log_pos = _leaves_rationals("log_pos")
-    sqrt_pos = _leaves_rationals("sqrt_pos")
     rpow = _leaves_rationals("rpow")
     real_tan = _leaves_rationals("real_tan")
     real_cot = _leaves_rationals("real_cot")
     arcsin = _leaves_rationals("arcsin")
-    del _leaves_rationals
 
     def lift(self, value) -> np.ndarray:
         arr = np.asarray(value)
@@ -201,6 +191,9 @@ class RationalRuntime(MpRuntime):
 
     def integral(self, body: Callable, lo, hi):
         raise NotRational("an integral")
+
+
+install_unary(RationalRuntime, _leaves_rationals)
 
 
 def as_batch(example: dict[str, Any], plan: dict) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 
 from mirror.functions import MpFunctions
-from mirror.runtime import NumpyRuntime
+from mirror.runtime import NumpyRuntime, install_unary
 from mirror.truth import Truth
 
 
@@ -116,24 +116,6 @@ class MpRuntime(MpFunctions, NumpyRuntime):
     def integer(self, text: str):
         return self.context.mpf(int(text))
 
-    def _mp_unary(name):  # noqa: N805 - table helper
-        def method(self, x):
-            return self._map(getattr(self.context, name), x)
-
-        method.__name__ = name
-        return method
-
-    exp = _mp_unary("exp")
-    sin = _mp_unary("sin")
-    cos = _mp_unary("cos")
-    tan = _mp_unary("tan")
-    tanh = _mp_unary("tanh")
-    sinh = _mp_unary("sinh")
-    cosh = _mp_unary("cosh")
-    arctan = _mp_unary("atan")
-    log_pos = _mp_unary("log")
-    sqrt_pos = _mp_unary("sqrt")
-    del _mp_unary
 
     def abs(self, x):
         return self._map(lambda v: abs(v) if not isinstance(v, (int, np.integer)) else abs(int(v)),
@@ -379,3 +361,10 @@ class MpRuntime(MpFunctions, NumpyRuntime):
 
 
 __all__ = ["MpRuntime", "context"]
+
+
+def _mpmath_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
+    return lambda self, x: self._map(getattr(self.context, mpmath_name), x)
+
+
+install_unary(MpRuntime, _mpmath_unary)

@@ -82,6 +82,29 @@ def _closure_key(fn: Callable) -> tuple | None:
     return (fn.__code__, tuple(cells))
 
 
+#: Functions of one number: runtime method → (NumPy ufunc, mpmath function). Each runtime
+#: makes its methods from this one table (:func:`install_unary`).
+UNARY_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "exp": ("exp", "exp"), "sin": ("sin", "sin"), "cos": ("cos", "cos"), "tan": ("tan", "tan"),
+    "tanh": ("tanh", "tanh"), "sinh": ("sinh", "sinh"), "cosh": ("cosh", "cosh"),
+    "arctan": ("arctan", "atan"), "log_pos": ("log", "log"), "sqrt_pos": ("sqrt", "sqrt"),
+}
+
+
+def install_unary(cls: type, make: Callable[[str, str, str], Callable]) -> None:
+    """Give ``cls`` one method per :data:`UNARY_FUNCTIONS` entry: ``make(method name, NumPy
+    name, mpmath name)``."""
+    for name, (numpy_name, mpmath_name) in UNARY_FUNCTIONS.items():
+        method = make(name, numpy_name, mpmath_name)
+        method.__name__ = method.__qualname__ = name
+        setattr(cls, name, method)
+
+
+def _numpy_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
+    function = getattr(np, numpy_name)
+    return lambda self, x: function(x)
+
+
 def _everyone(batch: int) -> np.ndarray:
     """The mask of every draw of a batch, read-only (the base of a runtime's mask stack)."""
     mask = np.ones(batch, dtype=bool)
@@ -166,28 +189,12 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         the exact runtimes keep it)."""
         return float(int(text))
 
-    def _unary(name, ufunc=None):  # noqa: N805 - table helper
-        function = getattr(np, ufunc or name)
 
-        def method(self, x):
-            return function(x)
+    def abs(self, x):
+        return np.abs(x)
 
-        method.__name__ = name
-        return method
-
-    exp = _unary("exp")
-    log_pos = _unary("log_pos", "log")
-    sqrt_pos = _unary("sqrt_pos", "sqrt")
-    sin = _unary("sin")
-    cos = _unary("cos")
-    tan = _unary("tan")
-    tanh = _unary("tanh")
-    sinh = _unary("sinh")
-    cosh = _unary("cosh")
-    arctan = _unary("arctan")
-    abs = _unary("abs")
-    conj = _unary("conj")
-    del _unary
+    def conj(self, x):
+        return np.conj(x)
 
     def re(self, x):
         return np.real(x)
@@ -646,6 +653,9 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         return np.asarray(x)
 
 
+install_unary(NumpyRuntime, _numpy_unary)
+
+
 def __getattr__(name: str) -> Any:
     """``MpRuntime`` (in :mod:`mirror.mp_runtime`, which builds on this module) from here."""
     if name == "MpRuntime":
@@ -655,7 +665,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["MAX_RANGE", "MpRuntime", "NumpyRuntime", "OutOfDomain", "Truth"]
+__all__ = ["MAX_RANGE", "MpRuntime", "NumpyRuntime", "OutOfDomain", "Truth", "UNARY_FUNCTIONS",
+           "install_unary"]
 
 
 def _wrap_exactly(value, n) -> int:
