@@ -64,9 +64,12 @@ def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
                     else -((-np.asarray(a)) // safe))
         unbounded = _NO_BOUND if op == "pos_floordiv" else -_NO_BOUND
         return np.where(positive, quotient, unbounded)
-    if op == "int_div":
+    if op == "int_div":  # ℕ division (floor), n / 0 = 0
         safe = np.where(b_arr == 0, 1, b_arr)
         return np.where(b_arr == 0, 0, np.asarray(a) // safe)
+    if op == "int_ediv":  # ℤ division (Int.ediv): a / b = sign b · ⌊a / |b|⌋, a / 0 = 0
+        safe = np.where(b_arr == 0, 1, np.abs(b_arr))
+        return np.where(b_arr == 0, 0, np.sign(b_arr) * (np.asarray(a) // safe))
     safe = np.where(b_arr == 0, 1.0, b_arr)
     return np.where(b_arr == 0, 0.0, np.asarray(a) / safe)
 
