@@ -62,7 +62,8 @@ def expr_tree(expr: sp.Basic, names: dict, entries: dict) -> dict | None:
         return {"var": name} if entries[name]["kind"] != "array" else None
     if expr.is_Integer:
         return {"const": int(expr)}
-    if expr.is_Rational or expr.is_Float:
+    if expr.is_Rational or expr.is_Float or (expr.is_number and expr.is_extended_real
+                                             and expr.is_finite):  # π / 2, √2
         return {"const": float(expr)}
     if expr.is_Add or expr.is_Mul or type(expr) in _TREE_FUNCTIONS:
         args = [expr_tree(arg, names, entries) for arg in expr.args]
@@ -185,9 +186,9 @@ class Constraints:
         if tree is None or factor is None:
             return None
         if scale == 1:
+            if "const" in tree:
+                return {"const": tree["const"], "strict": strict}
             offset, rest = bound.as_coeff_Add()
-            if rest == 0:
-                return {"const": _number(offset), "strict": strict}
             if rest in self.names:
                 return {"var": self.names[rest], "offset": _number(offset), "strict": strict}
             return {"expr": tree, "strict": strict}

@@ -206,6 +206,7 @@ def _propagate(entries: dict, order: list[str]) -> None:
                         entries[a]["hi"].append(bound)
         for lo in entry["lo"]:
             for hi in entry["hi"]:
+                _propagate_constant(entries, lo, hi)
                 if "var" not in lo or "var" not in hi or lo["var"] == hi["var"]:
                     continue
                 a, b = lo["var"], hi["var"]
@@ -223,6 +224,22 @@ def _propagate(entries: dict, order: list[str]) -> None:
                     bound = {"var": a, "offset": -gap, "strict": False}
                     if bound not in entries[b]["lo"]:
                         entries[b]["lo"].append(bound)
+
+
+def _propagate_constant(entries: dict, lo: dict, hi: dict) -> None:
+    """``c ≤ x ≤ b + o`` implies ``c - o ≤ b``; ``a + o ≤ x ≤ c`` implies ``a ≤ c - o``
+    (integer constants, ``±1`` for each strict end)."""
+    slack = int(lo["strict"]) + int(hi["strict"])
+    if "const" in lo and "var" in hi:
+        target, key, value = hi["var"], "lo", lo["const"] + slack - hi["offset"]
+    elif "var" in lo and "const" in hi:
+        target, key, value = lo["var"], "hi", hi["const"] - slack - lo["offset"]
+    else:
+        return
+    if entries[target]["kind"] in ("nat", "int") and isinstance(value, int):
+        bound = {"const": value, "strict": False}
+        if bound not in entries[target][key]:
+            entries[target][key].append(bound)
 
 
 __all__ = ["PlanSettings", "plan_statement"]
