@@ -6,7 +6,9 @@ finite domain as :class:`~mirror.vocabulary.FinAll` (or, over a small numeral do
 expanded into its instances) — and never re-reads Lean syntax. What it understands:
 
 - a bound on one drawn scalar by the earlier ones: ``lhs < rhs`` / ``lhs ≤ rhs`` solved for the
-  latest-drawn variable that occurs linearly (``a + 1 ≤ b``, ``2 * k ≤ m``, ``x * e ≤ n``);
+  latest-drawn variable that occurs linearly (``a + 1 ≤ b``, ``2 * k ≤ m``, ``x * e ≤ n``),
+  ``|e| ≤ c`` as ``-c ≤ e ≤ c``, and an equation that is not a definition (``n = a + b`` over
+  dimensions) as both bounds;
 - a finite choice ``a = c₁ ∨ a = c₂ ∨ …``;
 - over array entries ``∀ i j, …``: element bounds, constant fills, and — where a range or a
   premise restricts the indices to one relation (``i ≤ j``, ``s ≤ t``) — a masked fill or a
@@ -141,7 +143,14 @@ class Constraints:
         if isinstance(atom, V.FinAll):
             return self._forall(atom)
         if type(atom) in _ORDERS:
-            return self._bound(*_ORDERS[type(atom)](atom))
+            lhs, rhs, strict = _ORDERS[type(atom)](atom)
+            if isinstance(lhs, sp.Abs):  # |e| ≤ c  ⇔  e ≤ c ∧ -e ≤ c
+                return all([self._bound(lhs.args[0], rhs, strict),
+                            self._bound(-lhs.args[0], rhs, strict)])
+            return self._bound(lhs, rhs, strict)
+        if isinstance(atom, sp.Eq):  # an equation the translator did not take as a definition
+            return all([self._bound(atom.lhs, atom.rhs, False),
+                        self._bound(atom.rhs, atom.lhs, False)])
         return False
 
     # -- scalars
@@ -199,9 +208,10 @@ class Constraints:
                 tree = {"op": "add", "args": [tree, {"const": -1 if upper else 1}]}
             op = "pos_floordiv" if upper else "pos_ceildiv"
             return {"expr": {"op": op, "args": [tree, factor]}, "strict": False}
-        if scale.is_number and scale > 0:
+        if scale.is_number:  # a positive numeral
             return {"expr": {"op": "div", "args": [tree, factor]}, "strict": strict}
-        return None
+        op = "pos_upper_div" if upper else "pos_lower_div"
+        return {"expr": {"op": op, "args": [tree, factor]}, "strict": strict}
 
     def _choices(self, atom: sp.Or) -> bool:
         """``a = c₁ ∨ a = c₂ ∨ …`` → a finite choice."""

@@ -32,6 +32,14 @@ class Range(NamedTuple):
         """Per draw: no value lies in the range."""
         return (self.lo > self.hi) | ((self.lo == self.hi) & (self.lo_strict | self.hi_strict))
 
+#: ``op → (a / b, bounds from above)`` of the divisions by a factor that bounds only when positive.
+_POSITIVE_DIVISIONS = {
+    "pos_floordiv": (lambda a, b: a // b, True),
+    "pos_ceildiv": (lambda a, b: -((-a) // b), False),
+    "pos_upper_div": (lambda a, b: a / b, True),
+    "pos_lower_div": (lambda a, b: a / b, False),
+}
+
 
 def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
     """Evaluate a bound tree on drawn values (scalars or batch arrays)."""
@@ -57,13 +65,12 @@ def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
 
         return NumpyRuntime(1, 1).rpow(a, b)
     b_arr = np.asarray(b)
-    if op in ("pos_floordiv", "pos_ceildiv"):
+    if op in _POSITIVE_DIVISIONS:
+        # a bound on x from x · b ≤ a (or ≥): a / b when b > 0, no bound otherwise
         positive = b_arr > 0
-        safe = np.where(positive, b_arr, 1)
-        quotient = (np.asarray(a) // safe if op == "pos_floordiv"
-                    else -((-np.asarray(a)) // safe))
-        unbounded = _NO_BOUND if op == "pos_floordiv" else -_NO_BOUND
-        return np.where(positive, quotient, unbounded)
+        quotient, upper = _POSITIVE_DIVISIONS[op]
+        return np.where(positive, quotient(np.asarray(a), np.where(positive, b_arr, 1)),
+                        _NO_BOUND if upper else -_NO_BOUND)
     if op == "int_div":  # ℕ division (floor), n / 0 = 0
         safe = np.where(b_arr == 0, 1, b_arr)
         return np.where(b_arr == 0, 0, np.asarray(a) // safe)
