@@ -130,7 +130,7 @@ class Constraints:
         """Add what ``hyp`` says; ``True`` when every draw then satisfies it by construction."""
         for symbol, expr in self.unfold:
             hyp = hyp.xreplace({symbol: expr})
-        atoms = sp.And.make_args(hyp)
+        atoms = sorted(sp.And.make_args(hyp), key=sp.default_sort_key)  # a stable plan
         groups: dict[tuple, set] = {}
         done = [self._entry_instance(atom, groups) or self._atom(atom) for atom in atoms]
         return all(done) and self._instances(groups)
@@ -176,42 +176,52 @@ class Constraints:
             return False
         _, target, upper, bound, scale = best
         entry = self.entries[self.names[target]]
-        made = self._bound_dict(bound, scale, upper, strict, entry["kind"])
-        if made is None:
-            return False
-        entry["hi" if upper else "lo"].append(made)
-        return entry["kind"] in ("nat", "int", "real", "fin")
+        made = self._bound_dicts(bound, scale, upper, strict, entry["kind"])
+        for side, bound_dict in made:
+            entry["hi" if side else "lo"].append(bound_dict)
+        return bool(made) and entry["kind"] in ("nat", "int", "real", "fin")
 
     def _scalar_target(self, atom: sp.Basic) -> bool:
         name = self.names.get(atom)
         return name is not None and self.entries[name]["kind"] != "array"
 
-    def _bound_dict(self, bound: sp.Basic, scale: sp.Basic, upper: bool, strict: bool,
-                    kind: str) -> dict | None:
-        """``scale · target ≤ bound`` (``≥`` unless ``upper``; strict as said) as a plan bound
-        on ``target``: ``{"const"}``, ``{"var", "offset"}`` or ``{"expr"}``, with ``strict``."""
+    def _bound_dicts(self, bound: sp.Basic, scale: sp.Basic, upper: bool, strict: bool,
+                     kind: str) -> list[tuple[bool, dict]]:
+        """``scale · target ≤ bound`` (``≥`` unless ``upper``; strict as said) as plan bounds
+        on ``target``, each ``(upper, {"const"} / {"var", "offset"} / {"expr"} with "strict")``
+        (``[]`` when a tree cannot compute it). A factor of unknown sign gives two bounds, each
+        in force for one sign (:data:`mirror.ranges.FACTOR_DIVISIONS`)."""
         tree = expr_tree(bound, self.names, self.entries)
         factor = expr_tree(scale, self.names, self.entries)
         if tree is None or factor is None:
-            return None
+            return []
         if scale == 1:
             if "const" in tree:
-                return {"const": tree["const"], "strict": strict}
+                return [(upper, {"const": tree["const"], "strict": strict})]
             offset, rest = bound.as_coeff_Add()
             if rest in self.names:
-                return {"var": self.names[rest], "offset": _number(offset), "strict": strict}
-            return {"expr": tree, "strict": strict}
-        if kind in INTEGER_KINDS and (not scale.is_number or (
-                scale.is_Integer and integral_tree(tree, self.entries))):
-            # target * scale ≤ b  ⇔  target ≤ ⌊b / scale⌋ (scale > 0; no bound otherwise)
-            if strict:
-                tree = {"op": "add", "args": [tree, {"const": -1 if upper else 1}]}
-            op = "pos_floordiv" if upper else "pos_ceildiv"
-            return {"expr": {"op": op, "args": [tree, factor]}, "strict": False}
+                made = {"var": self.names[rest], "offset": _number(offset), "strict": strict}
+                return [(upper, made)]
+            return [(upper, {"expr": tree, "strict": strict})]
         if scale.is_number:  # a positive numeral
-            return {"expr": {"op": "div", "args": [tree, factor]}, "strict": strict}
-        op = "pos_upper_div" if upper else "pos_lower_div"
-        return {"expr": {"op": op, "args": [tree, factor]}, "strict": strict}
+            if not (kind in INTEGER_KINDS and scale.is_Integer
+                    and integral_tree(tree, self.entries)):
+                return [(upper, {"expr": {"op": "div", "args": [tree, factor]},
+                                 "strict": strict})]
+            signs = ("pos",)
+        else:
+            signs = ("pos", "neg")
+        rounded = kind in INTEGER_KINDS
+        if rounded and strict:  # scale · target < b  ⇔  scale · target ≤ b - 1 on integers
+            tree = {"op": "add", "args": [tree, {"const": -1 if upper else 1}]}
+        out = []
+        for sign in signs:
+            side = upper if sign == "pos" else not upper  # dividing by a negative flips
+            rounding = ("floordiv" if side else "ceildiv") if rounded else (
+                "upper_div" if side else "lower_div")
+            out.append((side, {"expr": {"op": f"{sign}_{rounding}", "args": [tree, factor]},
+                               "strict": strict and not rounded}))
+        return out
 
     def _choices(self, atom: sp.Or) -> bool:
         """``a = c₁ ∨ a = c₂ ∨ …`` → a finite choice."""
@@ -323,9 +333,10 @@ class Constraints:
                 continue
             if not self._drawn_before(bound, len(self.order)):
                 continue
-            made = self._bound_dict(bound, scale, upper, strict, entry["elem"])
-            if made is not None:
-                entry["elem_hi" if upper else "elem_lo"] = made
+            made = self._bound_dicts(bound, scale, upper, strict, entry["elem"])
+            for side, bound_dict in made:  # a numeral scale: one bound
+                entry["elem_hi" if side else "elem_lo"] = bound_dict
+            if made:
                 return True
         return False
 

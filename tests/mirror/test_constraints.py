@@ -5,6 +5,7 @@ domain expanded — never from a second reading of the Lean syntax."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -127,3 +128,41 @@ def test_integer_division_bounds_are_euclidean_as_in_lean():
     got = evaluate_tree(tree, {"a": grid[:, 0], "b": grid[:, 1]})
     want = [int(V.IntDiv(sp.Integer(int(a)), sp.Integer(int(b)))) for a, b in grid]
     np.testing.assert_array_equal(got, want)
+
+
+def test_an_absolute_value_bound_is_two_bounds():
+    plan = plan_of("(h : |x - 1| ≤ Real.pi / 2) → True", "x : ℝ")
+    assert plan["constructive"] == ["h"]
+    batch = batch_of(plan)
+    assert (np.abs(batch["x"] - 1) <= math.pi / 2).all()
+    assert (batch["x"] < 0).any()  # the whole interval is drawn from, not only x ≥ 1
+
+
+def test_an_equation_between_dimensions_is_drawn_as_both_bounds():
+    """``n = a + b`` over implicit ℕ binders is no definition (they are dimensions): the
+    latest-drawn one, ``b``, is bounded above and below by ``n - a``."""
+    decl = theorem("(h : n = a + b) → True", "n a b : ℕ")
+    decl = dataclasses.replace(decl, binders=tuple(dataclasses.replace(b, info="implicit")
+                                                   for b in decl.binders))
+    plan = plan_statement(Translator({}).translate_statement(decl))
+    assert plan["constructive"] == ["h"]
+    batch = sample_batch(plan, np.random.default_rng(0), 256)
+    valid = batch["__valid__"]
+    assert valid.any()
+    assert (batch["n"][valid] == batch["a"][valid] + batch["b"][valid]).all()
+
+
+def test_a_factor_of_either_sign_bounds_from_the_side_its_sign_gives():
+    """``1 < x * y``: ``y > 1 / x`` where ``x > 0``, ``y < 1 / x`` where ``x < 0``."""
+    plan = plan_of("(h : 1 < x * y) → True", "x y : ℝ")
+    ops = sorted(b["expr"]["op"] for side in ("lo", "hi") for b in entry(plan, "y")[side])
+    assert ops == ["neg_upper_div", "pos_lower_div"]
+    batch = sample_batch(plan, np.random.default_rng(2), 512)
+    usable = batch["__valid__"] & (batch["x"] != 0)
+    assert (batch["x"][usable] < 0).any() and (batch["x"][usable] > 0).any()
+    assert (batch["x"][usable] * batch["y"][usable] > 1).all()
+    ints = plan_of("(h : k * m ≤ 7) → True", "k m : ℤ")
+    batch = sample_batch(ints, np.random.default_rng(2), 512)
+    usable = batch["__valid__"]
+    assert (batch["k"][usable] < 0).any() and (batch["k"][usable] > 0).any()
+    assert (batch["k"][usable] * batch["m"][usable] <= 7).all()
