@@ -49,6 +49,8 @@ _SHIFTED = {("lt", 1): "le", ("ge", 1): "gt", ("le", -1): "lt", ("gt", -1): "ge"
 #: (:func:`mirror.ranges.evaluate_tree`).
 _TREE_FUNCTIONS = {V.NatSub: "nat_sub", V.LeanDiv: "div", V.NatDiv: "int_div",
                    V.IntDiv: "int_ediv", V.LeanRpow: "rpow"}
+#: Scalar kinds whose draws read bounds (:mod:`mirror.ranges`).
+_BOUNDED_KINDS = ("nat", "int", "real", "fin", "ennreal")
 _MASK_TESTS = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
                "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
 
@@ -136,22 +138,33 @@ class Constraints:
         return all(done) and self._instances(groups)
 
     def _atom(self, atom: sp.Basic) -> bool:
-        if atom is sp.true:
-            return True
-        if isinstance(atom, sp.Or):
-            return self._choices(atom)
-        if isinstance(atom, V.FinAll):
-            return self._forall(atom)
-        if type(atom) in _ORDERS:
-            lhs, rhs, strict = _ORDERS[type(atom)](atom)
-            if isinstance(lhs, sp.Abs):  # |e| ≤ c  ⇔  e ≤ c ∧ -e ≤ c
-                return all([self._bound(lhs.args[0], rhs, strict),
-                            self._bound(-lhs.args[0], rhs, strict)])
-            return self._bound(lhs, rhs, strict)
-        if isinstance(atom, sp.Eq):  # an equation the translator did not take as a definition
-            return all([self._bound(atom.lhs, atom.rhs, False),
-                        self._bound(atom.rhs, atom.lhs, False)])
-        return False
+        """One conjunct, by its sympy class (``_constrain_<Class>``, as sympy's printers)."""
+        method = getattr(self, f"_constrain_{type(atom).__name__}", None)
+        return method(atom) if method is not None else False
+
+    def _constrain_BooleanTrue(self, atom: sp.Basic) -> bool:
+        return True
+
+    def _constrain_Or(self, atom: sp.Or) -> bool:
+        return self._choices(atom)
+
+    def _constrain_FinAll(self, atom: V.FinAll) -> bool:
+        return self._forall(atom)
+
+    def _constrain_order(self, atom: Relational) -> bool:
+        lhs, rhs, strict = _ORDERS[type(atom)](atom)
+        if isinstance(lhs, sp.Abs):  # |e| ≤ c  ⇔  e ≤ c ∧ -e ≤ c
+            return all([self._bound(lhs.args[0], rhs, strict),
+                        self._bound(-lhs.args[0], rhs, strict)])
+        return self._bound(lhs, rhs, strict)
+
+    _constrain_StrictLessThan = _constrain_LessThan = _constrain_order
+    _constrain_StrictGreaterThan = _constrain_GreaterThan = _constrain_order
+
+    def _constrain_Equality(self, atom: sp.Eq) -> bool:
+        """An equation the translator did not take as a definition: both bounds."""
+        return all([self._bound(atom.lhs, atom.rhs, False),
+                    self._bound(atom.rhs, atom.lhs, False)])
 
     # -- scalars
 
@@ -183,7 +196,7 @@ class Constraints:
 
     def _scalar_target(self, atom: sp.Basic) -> bool:
         name = self.names.get(atom)
-        return name is not None and self.entries[name]["kind"] != "array"
+        return name is not None and self.entries[name]["kind"] in _BOUNDED_KINDS
 
     def _bound_dicts(self, bound: sp.Basic, scale: sp.Basic, upper: bool, strict: bool,
                      kind: str) -> list[tuple[bool, dict]]:
@@ -265,12 +278,12 @@ class Constraints:
         return ok
 
     def _quantified_array(self, atom: sp.Basic, dummies: tuple) -> str | None:
-        """The array ``atom`` reads at exactly the quantified indices (the first, for a copy)."""
-        for side in getattr(atom, "args", ()):
-            if isinstance(side, V.Index) and side.args[1:] == dummies:
-                name = self.names.get(side.args[0])
-                if name is not None and self.entries[name]["kind"] == "array":
-                    return name
+        """An array ``atom`` reads at exactly the quantified indices."""
+        for read in sorted(atom.atoms(V.Index), key=sp.default_sort_key):
+            name = self.names.get(read.args[0])
+            if read.args[1:] == dummies and name is not None \
+                    and self.entries[name]["kind"] == "array":
+                return name
         return None
 
     def _mask(self, array: str, axes: list, premise: sp.Basic | None) -> list[dict] | None:
@@ -281,7 +294,7 @@ class Constraints:
             return None
         dummies = [d for d, _, _ in axes]
         conditions = []
-        for axis, ((dummy, lo, hi), dom) in enumerate(zip(axes, domains)):
+        for (dummy, lo, hi), dom in zip(axes, domains):
             size = dom.args[0] if dom.kind == "Fin" else NAT_DOMAIN
             if lo != 0:
                 conditions.append(("ge", dummy, lo))

@@ -166,3 +166,12 @@ def test_a_factor_of_either_sign_bounds_from_the_side_its_sign_gives():
     usable = batch["__valid__"]
     assert (batch["k"][usable] < 0).any() and (batch["k"][usable] > 0).any()
     assert (batch["k"][usable] * batch["m"][usable] <= 7).all()
+
+
+def test_a_scaled_entry_bound_and_an_entry_bound_by_a_drawn_scalar():
+    plan = plan_of("(h : ∀ t, 0 ≤ 2 * f t ∧ f t + 1 ≤ c) → True", "c : ℝ; f : ℕ → ℝ")
+    assert plan["constructive"] == ["h"]
+    batch = sample_batch(plan, np.random.default_rng(0), 256)
+    ok = batch["__valid__"]
+    assert ok.any() and list(ok) == list(batch["c"] >= 1)  # f's range is empty below 1
+    assert ((batch["f"][ok] >= 0) & (batch["f"][ok] + 1 <= batch["c"][ok][:, None])).all()
