@@ -69,11 +69,21 @@ def expr_tree(expr: sp.Basic, names: dict, entries: dict) -> dict | None:
     if expr.is_Rational or expr.is_Float or (expr.is_number and expr.is_extended_real
                                              and expr.is_finite):  # π / 2, √2
         return {"const": float(expr)}
-    if expr.is_Add or expr.is_Mul or type(expr) in _TREE_FUNCTIONS:
+    if expr.is_Add:  # a - b rather than a + (-1) · b
+        terms = sorted(expr.args, key=_negated)
+        trees = [expr_tree(-t if _negated(t) and i else t, names, entries)
+                 for i, t in enumerate(terms)]
+        if any(t is None for t in trees):
+            return None
+        out = trees[0]
+        for term, tree in zip(terms[1:], trees[1:]):
+            out = {"op": "sub" if _negated(term) else "add", "args": [out, tree]}
+        return out
+    if expr.is_Mul or type(expr) in _TREE_FUNCTIONS:
         args = [expr_tree(arg, names, entries) for arg in expr.args]
         if any(a is None for a in args):
             return None
-        op = "add" if expr.is_Add else "mul" if expr.is_Mul else _TREE_FUNCTIONS[type(expr)]
+        op = "mul" if expr.is_Mul else _TREE_FUNCTIONS[type(expr)]
         return functools.reduce(lambda a, b: {"op": op, "args": [a, b]}, args)
     if expr.is_Pow:
         base, exponent = (expr_tree(arg, names, entries) for arg in expr.args)
@@ -83,6 +93,11 @@ def expr_tree(expr: sp.Basic, names: dict, entries: dict) -> dict | None:
                     and integral_tree(exponent, entries))
         return {"op": "pow" if integral else "rpow", "args": [base, exponent]}
     return None
+
+
+def _negated(term: sp.Basic) -> bool:
+    """A term written with a minus sign (``-b``, ``-2·x``, ``-3``)."""
+    return term.as_coeff_Mul()[0].is_negative is True
 
 
 def integral_tree(tree: dict, entries: dict) -> bool:
@@ -222,8 +237,10 @@ class Constraints:
                 return [(upper, {"expr": {"op": "div", "args": [tree, factor]},
                                  "strict": strict})]
             signs = ("pos",)
-        else:
-            signs = ("pos", "neg")
+        else:  # the signs the factor can have
+            signs = tuple(sign for sign, excluded in (("pos", scale.is_nonpositive),
+                                                      ("neg", scale.is_nonnegative))
+                          if not excluded)
         rounded = kind in INTEGER_KINDS
         if rounded and strict:  # scale · target < b  ⇔  scale · target ≤ b - 1 on integers
             tree = {"op": "add", "args": [tree, {"const": -1 if upper else 1}]}
@@ -287,10 +304,11 @@ class Constraints:
         return None
 
     def _mask(self, array: str, axes: list, premise: sp.Basic | None) -> list[dict] | None:
-        """The index conditions of a quantifier over ``array``'s entries: ``[]`` for all of
-        them, ``[rule]`` for one relation, ``None`` when they are not one relation."""
+        """The index conditions of a quantifier over ``array``'s entries (or its rows, the
+        quantified indices being its first): ``[]`` for all of them, ``[rule]`` for one
+        relation, ``None`` when they are not one relation."""
         domains = self.domains[array]
-        if len(domains) != len(axes):
+        if len(domains) < len(axes):
             return None
         dummies = [d for d, _, _ in axes]
         conditions = []
@@ -334,7 +352,7 @@ class Constraints:
         not one index relation). An equality fills or copies the selected entries; a bound
         holds for all of the array's entries (so that it holds for the selected ones: the
         draws are not rejected one entry in two, at the cost of the unselected entries)."""
-        if isinstance(atom, sp.Eq):
+        if isinstance(atom, (sp.Eq, V.ArrayEq)):  # entries, or rows x s = x' s
             return mask is not None and self._entry_equality(atom, dummies, mask)
         if type(atom) not in _ORDERS:
             return False
@@ -353,7 +371,7 @@ class Constraints:
                 return True
         return False
 
-    def _entry_equality(self, atom: sp.Eq, dummies: tuple, mask: list[dict]) -> bool:
+    def _entry_equality(self, atom: sp.Basic, dummies: tuple, mask: list[dict]) -> bool:
         reads = [self.names.get(side.args[0]) for side in atom.args
                  if isinstance(side, V.Index) and side.args[1:] == dummies]
         if len(reads) == 2 and None not in reads and reads[0] != reads[1]:

@@ -175,3 +175,15 @@ def test_a_scaled_entry_bound_and_an_entry_bound_by_a_drawn_scalar():
     ok = batch["__valid__"]
     assert ok.any() and list(ok) == list(batch["c"] >= 1)  # f's range is empty below 1
     assert ((batch["f"][ok] >= 0) & (batch["f"][ok] + 1 <= batch["c"][ok][:, None])).all()
+
+
+def test_rows_equal_under_a_premise_are_copied():
+    """``∀ s : Fin T, s.val ≤ t.val → x s = x' s`` compares rows (``ArrayEq``): ``x'`` copies
+    the rows of ``x`` up to ``t``."""
+    plan = plan_of("(h : ∀ s : Fin T, s.val ≤ t.val → x s = x' s) → True",
+                   "T C : ℕ; x x' : Fin T → Fin C → ℝ; t : Fin T")
+    assert plan["constructive"] == ["h"]
+    batch = sample_batch(plan, np.random.default_rng(0), 64)
+    for ok, t, x, x2 in zip(batch["__valid__"], batch["t"], batch["x"], batch["x'"]):
+        if ok:
+            np.testing.assert_array_equal(x[: t + 1], x2[: t + 1])
