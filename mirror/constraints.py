@@ -1,7 +1,7 @@
 """Constraints: the translator's hypotheses (sympy) → bounds, choices and rules of a plan.
 
 The planner reads each hypothesis as :mod:`mirror.translation` produced it — casts already
-read through, definitions unfolded, ``x ∈ Set.Icc a b`` split into its bounds, a ``∀`` over a
+read through, definitions unfolded, ``k ∈ Finset.Icc a b`` split into its bounds, a ``∀`` over a
 finite domain as :class:`~mirror.vocabulary.FinAll` (or, over a small numeral domain, already
 expanded into its instances) — and never re-reads Lean syntax. What it understands:
 
@@ -279,6 +279,8 @@ class Constraints:
         body = hyp
         while isinstance(body, V.FinAll):
             lam, lo, hi = body.args
+            if not isinstance(lam, sp.Lambda):
+                return False
             axes.append((lam.variables[0], lo, hi))
             body = lam.expr
         premise = None
@@ -446,8 +448,12 @@ def _solutions(lhs: sp.Basic, rhs: sp.Basic, is_target: Callable[[sp.Basic], boo
                 if bound.has(target) or coefficient.has(target):
                     continue
                 sign, scale = coefficient.as_coeff_Mul()
+                if scale.is_number:  # 1 - √2: the whole numeral is the sign's to say
+                    sign, scale = coefficient, sp.Integer(1)
+                if not sign.is_extended_real or sign.is_zero is not False:
+                    continue  # a complex (or zero) coefficient orders nothing
                 upper = on_left
-                if sign < 0:
+                if sign.is_negative:
                     sign, bound, upper = -sign, -bound, not upper
                 yield target, upper, bound, sign * scale
 

@@ -187,3 +187,12 @@ def test_rows_equal_under_a_premise_are_copied():
     for ok, t, x, x2 in zip(batch["__valid__"], batch["t"], batch["x"], batch["x'"]):
         if ok:
             np.testing.assert_array_equal(x[: t + 1], x2[: t + 1])
+
+
+def test_a_negative_numeral_factor_flips_the_bound():
+    """``(1 - √2) · x ≤ 1`` bounds ``x`` from below (the factor is negative as a whole)."""
+    plan = plan_of("(h : (1 - Real.sqrt 2) * x ≤ 1) → True", "x : ℝ")
+    assert plan["constructive"] == ["h"] and not entry(plan, "x")["hi"]
+    batch = batch_of(plan)
+    assert ((1 - math.sqrt(2)) * batch["x"] <= 1 + 1e-12).all()
+    assert (batch["x"] > 0).any() and (batch["x"] < -2).any()
