@@ -32,6 +32,20 @@ class Range(NamedTuple):
         """Per draw: no value lies in the range."""
         return (self.lo > self.hi) | ((self.lo == self.hi) & (self.lo_strict | self.hi_strict))
 
+#: Bounds on ``x`` from ``x · b ≤ a`` (or ``≥``) for a factor ``b`` of unknown sign:
+#: ``op → (a / b rounded, the sign of b it holds for, bounds from above)``. Where ``b`` has the
+#: other sign (or is 0) the op gives no bound; the opposite op covers it.
+FACTOR_DIVISIONS = {
+    f"{sign}_{name}": (quotient, positive, upper)
+    for sign, positive in (("pos", True), ("neg", False))
+    for name, quotient, upper in (
+        ("floordiv", lambda a, b: a // b, True),
+        ("ceildiv", lambda a, b: -((-a) // b), False),
+        ("upper_div", lambda a, b: a / b, True),
+        ("lower_div", lambda a, b: a / b, False),
+    )
+}
+
 
 def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
     """Evaluate a bound tree on drawn values (scalars or batch arrays)."""
@@ -57,16 +71,17 @@ def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
 
         return NumpyRuntime(1, 1).rpow(a, b)
     b_arr = np.asarray(b)
-    if op in ("pos_floordiv", "pos_ceildiv"):
-        positive = b_arr > 0
-        safe = np.where(positive, b_arr, 1)
-        quotient = (np.asarray(a) // safe if op == "pos_floordiv"
-                    else -((-np.asarray(a)) // safe))
-        unbounded = _NO_BOUND if op == "pos_floordiv" else -_NO_BOUND
-        return np.where(positive, quotient, unbounded)
-    if op == "int_div":
+    if op in FACTOR_DIVISIONS:
+        quotient, positive, upper = FACTOR_DIVISIONS[op]
+        applies = b_arr > 0 if positive else b_arr < 0
+        return np.where(applies, quotient(np.asarray(a), np.where(applies, b_arr, 1)),
+                        _NO_BOUND if upper else -_NO_BOUND)
+    if op == "int_div":  # ℕ division (floor), n / 0 = 0
         safe = np.where(b_arr == 0, 1, b_arr)
         return np.where(b_arr == 0, 0, np.asarray(a) // safe)
+    if op == "int_ediv":  # ℤ division (Int.ediv): a / b = sign b · ⌊a / |b|⌋, a / 0 = 0
+        safe = np.where(b_arr == 0, 1, np.abs(b_arr))
+        return np.where(b_arr == 0, 0, np.sign(b_arr) * (np.asarray(a) // safe))
     safe = np.where(b_arr == 0, 1.0, b_arr)
     return np.where(b_arr == 0, 0.0, np.asarray(a) / safe)
 
@@ -168,4 +183,4 @@ def element_range(entry: dict, values: dict, settings: dict) -> Range:
     return _range(entry["elem"], lows, highs, entry.get("elem_size"), False, values, settings)
 
 
-__all__ = ["INTEGER_KINDS", "Range", "element_range", "evaluate_tree", "scalar_range", "size"]
+__all__ = ["FACTOR_DIVISIONS", "INTEGER_KINDS", "Range", "element_range", "evaluate_tree", "scalar_range", "size"]

@@ -118,7 +118,7 @@ class Translator(Unfolding, Elaborator):
             found = self._definition(label, hyp_term, env, variables, definitions)
             if found is not None:
                 definitions.append(found)
-        return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound), hyp_terms,
+        return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound),
                          definitions=definitions)
 
     def _definition(self, label: str, hyp: T.Term, env: Env, variables: list[Variable],

@@ -235,8 +235,6 @@ class Statement:
     hypotheses: list[tuple[str, sp.Basic]]
     conclusion: sp.Basic
     bound: set[str] = field(default_factory=set)
-    #: Hypotheses as terms (the strategy planner reads them).
-    hypothesis_terms: list[tuple[str, T.Term]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: Variables defined by equation hypotheses, in an order that computes each from drawn or
     #: already computed values (the planner copies bare-variable definitions, the printer
