@@ -21,7 +21,7 @@ def prop_Mirror__Ops__l2norm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v
     def l2norm {T H : ℕ} (eps : ℝ) (x : Fin T → Fin H → ℝ) : Fin T → Fin H → ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.l2norm', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3), (rt.index(v_x, v_arg2, v_arg3) * rt.div(1, rt.sqrt((v_eps + rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2)), 0, v_H))))))
+    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.l2norm', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3), rt.div(rt.index(v_x, v_arg2, v_arg3), rt.sqrt((v_eps + rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2)), 0, v_H)))))
     return hypotheses, conclusion
 
 
@@ -252,7 +252,7 @@ def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_a
         Fin T → Fin H → ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4), (rt.index(v_w, v_arg4) * rt.index(v_x, v_arg3, v_arg4) * rt.div(1, rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2)), 0, v_H), v_H))))))
+    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4), (rt.index(v_w, v_arg4) * rt.div(rt.index(v_x, v_arg3, v_arg4), rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2)), 0, v_H), v_H))))))
     return hypotheses, conclusion
 
 
@@ -341,7 +341,7 @@ def prop_Mirror__Ops__rmsnormGated__conformance(
         (w : Fin H → ℝ) : Fin T → Fin H → ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnormGated', (v_T, v_H), v_eps, v_x, v_z, v_w), v_arg4, v_arg5), (rt.index(v_w, v_arg5) * rt.index(v_x, v_arg4, v_arg5) * rt.index(v_z, v_arg4, v_arg5) * rt.div(1, (1 + rt.exp((-1 * rt.index(v_z, v_arg4, v_arg5))))) * rt.div(1, rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg4, b_j_1), 2)), 0, v_H), v_H))))))
+    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnormGated', (v_T, v_H), v_eps, v_x, v_z, v_w), v_arg4, v_arg5), (rt.index(v_w, v_arg5) * rt.index(v_z, v_arg4, v_arg5) * rt.div(1, (1 + rt.exp((-1 * rt.index(v_z, v_arg4, v_arg5))))) * rt.div(rt.index(v_x, v_arg4, v_arg5), rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg4, b_j_1), 2)), 0, v_H), v_H))))))
     return hypotheses, conclusion
 
 
@@ -539,7 +539,7 @@ def prop_Mirror__Ops__rmsnormOffset__conformance(
         (w : Fin H → ℝ) : Fin T → Fin H → ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnormOffset', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4), ((rt.index(v_w, v_arg4) + 1) * rt.index(v_x, v_arg3, v_arg4) * rt.div(1, rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2)), 0, v_H), v_H))))))
+    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnormOffset', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4), ((rt.index(v_w, v_arg4) + 1) * rt.div(rt.index(v_x, v_arg3, v_arg4), rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2)), 0, v_H), v_H))))))
     return hypotheses, conclusion
 
 
@@ -681,7 +681,7 @@ def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_ar
         Fin T → Fin H → ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnormUnit', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3), (rt.index(v_x, v_arg2, v_arg3) * rt.div(1, rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2)), 0, v_H), v_H))))))
+    conclusion = rt.eq(rt.index(rt.call('Mirror.Ops.rmsnormUnit', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3), rt.div(rt.index(v_x, v_arg2, v_arg3), rt.sqrt((v_eps + rt.div(rt.sum_range((lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2)), 0, v_H), v_H)))))
     return hypotheses, conclusion
 
 

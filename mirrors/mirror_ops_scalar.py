@@ -78,7 +78,7 @@ def prop_Mirror__Ops__sigmoid__conformance(rt, *, v_x):
     def sigmoid (x : ℝ) : ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.call('Mirror.Ops.sigmoid', (), v_x), rt.div(1, (1 + rt.exp((-1 * v_x)))))
+    conclusion = rt.eq(rt.call('Mirror.Ops.sigmoid', (), v_x), rt.reciprocal((1 + rt.exp((-1 * v_x)))))
     return hypotheses, conclusion
 
 
@@ -171,7 +171,7 @@ def prop_Mirror__Ops__silu__conformance(rt, *, v_x):
     def silu (x : ℝ) : ℝ
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.call('Mirror.Ops.silu', (), v_x), (v_x * rt.div(1, (1 + rt.exp((-1 * v_x))))))
+    conclusion = rt.eq(rt.call('Mirror.Ops.silu', (), v_x), (v_x * rt.reciprocal((1 + rt.exp((-1 * v_x))))))
     return hypotheses, conclusion
 
 
@@ -202,7 +202,7 @@ def prop_Mirror__Ops__silu_eq_div(rt, *, v_x):
     theorem silu_eq_div (x : ℝ) : silu x = x / (1 + Real.exp (-x))
     """
     hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.call('Mirror.Ops.silu', (), v_x), (v_x * rt.div(1, (1 + rt.exp((-1 * v_x))))))
+    conclusion = rt.eq(rt.call('Mirror.Ops.silu', (), v_x), (v_x * rt.reciprocal((1 + rt.exp((-1 * v_x))))))
     return hypotheses, conclusion
 
 

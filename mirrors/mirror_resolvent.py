@@ -49,12 +49,13 @@ PLAN_prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse = {   'c
                          'elem': 'real',
                          'elem_hi': None,
                          'elem_lo': None,
-                         'fill': 0,
                          'hi': [],
                          'kind': 'array',
                          'lo': [],
                          'name': 'A',
                          'param': 'v_A',
+                         'set_where': [   {   'value': 0,
+                                              'when': {'a': 0, 'b': 1, 'rel': 'le'}}],
                          'shape': [{'var': 'n'}, {'var': 'n'}]}],
     'version': 1}
 
