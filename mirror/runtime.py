@@ -19,6 +19,7 @@ property with NumPy's floating-point warnings off, once, instead of each operati
 from __future__ import annotations
 
 import copy
+import functools
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -105,6 +106,7 @@ def _numpy_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
     return lambda self, x: function(x)
 
 
+@functools.lru_cache(maxsize=64)
 def _everyone(batch: int) -> np.ndarray:
     """The mask of every draw of a batch, read-only (the base of a runtime's mask stack)."""
     mask = np.ones(batch, dtype=bool)
@@ -131,8 +133,6 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         self.impl_nonfinite = np.zeros(batch, dtype=bool)
         self._masks: list[np.ndarray] = [_everyone(batch)]
         self._memo: dict = {}
-        #: ``truth(True)``/``truth(False)`` of this runtime (:meth:`truth`).
-        self._constants: dict[bool, Truth] = {}
         self.pi = np.pi
         self.I = 1j
 
@@ -145,7 +145,6 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         sub.impl_nonfinite = np.zeros(size, dtype=bool)
         sub._masks = [_everyone(size)]
         sub._memo = {}
-        sub._constants = {}
         return sub
 
     # ---- masks --------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ and combines truth values. :class:`~mirror.mp_runtime.MpRuntime` overrides the r
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -31,6 +33,17 @@ class Truth:
     def __post_init__(self) -> None:
         if self.sure is None:
             self.sure = np.ones(np.shape(self.ok), dtype=bool)
+
+
+@functools.lru_cache(maxsize=64)
+def _constant(batch: int, value: bool) -> Truth:
+    """``value`` for every draw of a batch: read-only arrays, so one object serves every
+    runtime of that batch size."""
+    ok = np.full(batch, value)
+    parts = (ok, ok, np.zeros(batch), np.ones(batch, dtype=bool))
+    for part in parts:
+        part.setflags(write=False)
+    return Truth(*parts)
 
 
 #: dtype kinds of plain numbers (not mpmath objects).
@@ -58,15 +71,9 @@ class Propositions:
         return a, b
 
     def truth(self, value: bool) -> Truth:
-        """A constant proposition (read-only arrays, shared by every use in an evaluation)."""
-        constants = self._constants
-        if bool(value) not in constants:
-            ok = np.full(self.batch, bool(value))
-            parts = (ok, ok, np.zeros(self.batch), np.ones(self.batch, dtype=bool))
-            for part in parts:
-                part.setflags(write=False)
-            constants[bool(value)] = Truth(*parts)
-        return constants[bool(value)]
+        """A constant proposition (read-only arrays, shared by every evaluation of a batch
+        size)."""
+        return _constant(self.batch, bool(value))
 
     def _scale(self, a, b):
         return np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
@@ -99,6 +106,11 @@ class Propositions:
         """:meth:`eq` of one number per draw (the common case, without the array axes):
         ``err = |a − b| / max(1, |a|, |b|)``, ``0`` where ``a == b`` (``∞ = ∞`` too) and ``∞``
         where it is NaN; sure beyond the tolerance unless both sides are integers."""
+        if a.ndim == 0 and b.ndim == 1:
+            a, b = b, a
+        if (a.ndim == 1 and a.dtype == np.float64 and b.ndim == 0 and b.dtype.kind in "iuf"
+                and math.isfinite(b)):
+            return self._float_eq(a, float(b))
         err = np.subtract(a, b)
         in_place = err.dtype.kind == "f" and err.ndim > 0  # float arrays: no temporaries
         err = np.abs(err, out=err) if in_place else np.abs(err)
@@ -119,6 +131,20 @@ class Propositions:
         sure = ~ok if (a.dtype.kind in "fc" or b.dtype.kind in "fc") else np.ones_like(ok)
         return Truth(*(v if v.shape == (self.batch,) else np.full(self.batch, v)
                        for v in (ok, exact, err, sure)))
+
+    def _float_eq(self, a: np.ndarray, b: float) -> Truth:
+        """:meth:`_scalar_eq` of a float64 draw against a finite constant, without
+        temporaries (the equation every identity ``lhs = c`` ends in)."""
+        err = np.subtract(a, b)
+        np.abs(err, out=err)
+        scale = np.abs(a)
+        np.maximum(scale, max(1.0, abs(b)), out=scale)
+        np.divide(err, scale, out=err)
+        exact = a == b
+        if math.isnan(err.sum()):  # (err ≥ 0: the sum is NaN only when an entry is)
+            err[np.isnan(err)] = np.inf  # ±∞ or NaN against a finite constant
+        ok = err <= self.tolerance
+        return Truth(ok, exact, err, ~ok)
 
     def _sure(self, a: np.ndarray, b: np.ndarray, margin: np.ndarray) -> np.ndarray:
         """Per draw: is a relation between ``a`` and ``b`` decided beyond the tolerance of its
