@@ -337,15 +337,15 @@ def test_switched_off_gates_are_the_general_blend_bit_for_bit():
     u = rng.uniform(-3.0, 3.0, n)
     theta = rng.uniform(-4.0, 4.0, n)
     theta[:4] = [-0.0, 0.0, -1e308, 1e308]
-    q, k, _, _ = _inputs(19, n, 3)
+    q, k, _, _ = inputs(19, n, 3)
     for g in (0.0, -0.0):
         head = _Head.prepare(q, k, u, theta, Switches(1.0, 1.0, g), None, None)
         m, blended = blend(u, theta, g)
         a = gate(m, blended)
         assert head.unit
-        assert np.array_equal(_bits(head.m), _bits(m))
-        assert np.array_equal(_bits(head.a_re), _bits(a.real))
-        assert np.array_equal(_bits(head.a_im), _bits(a.imag))
+        assert np.array_equal(bits(head.m), bits(m))
+        assert np.array_equal(bits(head.a_re), bits(a.real))
+        assert np.array_equal(bits(head.a_im), bits(a.imag))
         assert np.signbit(head.a_im[0]) != np.signbit(g)  # g * theta[0], theta[0] = -0.0
     # Non-finite gates are still refused at g = 0, as magnitudes and phases.
     for name, index in (("magnitude", 2), ("phase", 3)):
@@ -367,7 +367,7 @@ def test_the_readout_skips_imaginary_products_block_by_block():
     v = rng.standard_normal((n, 4))
     fast = readout(w, v)
     _assert_readouts_agree(fast, readout(w, v, exact_order=True), w, v)
-    assert not _bits(fast.imag[:218]).any()
+    assert not bits(fast.imag[:218]).any()
     assert np.all(fast.imag[218:] != 0.0)
 
 
@@ -381,7 +381,7 @@ def test_a_real_readout_over_several_spans_of_blocks_reads_the_lower_triangle_on
     v = rng.standard_normal((n, 3))
     garbage = w + np.triu(np.full((n, n), np.nan), 1)
     fast = readout(garbage, v)
-    assert fast.dtype == np.complex128 and not _bits(fast.imag).any()
+    assert fast.dtype == np.complex128 and not bits(fast.imag).any()
     _assert_readouts_agree(fast, readout(w, v, exact_order=True), w, v)
     _assert_readouts_agree(fast, readout(garbage.astype(complex), v), w, v)
 
@@ -390,15 +390,15 @@ def test_the_two_step_softmax_corner_over_many_blocks_matches_the_reproducible_p
     # n = 1100: 19 row blocks of 59 (the last of 38) in spans of 236, both representations
     # of W; exact zeros above the diagonal, row 0 exactly 1, readouts within tolerance.
     n, d = 1100, 8
-    q, k, _, theta = _inputs(22, n, d)
+    q, k, _, theta = inputs(22, n, d)
     u = np.ones(n)
     v = np.random.default_rng(23).standard_normal((n, 4))
     exact = operator(q, k, u, theta, SOFTMAX, exact_order=True)
     reference = readout(exact, v, exact_order=True)
     plane = operator(q, k, u, theta, SOFTMAX, real=True)
     w = operator(q, k, u, theta, SOFTMAX)
-    assert np.array_equal(_bits(plane), _bits(w.real)) and not _bits(w.imag).any()
+    assert np.array_equal(bits(plane), bits(w.real)) and not bits(w.imag).any()
     _assert_operators_agree(w, exact)
-    assert not _bits(np.triu(plane, 1)).any() and plane[0, 0] == 1.0
+    assert not bits(np.triu(plane, 1)).any() and plane[0, 0] == 1.0
     for form in (plane, w):
         _assert_readouts_agree(readout(form, v), reference, exact, v)
