@@ -194,7 +194,8 @@ class MpRuntime(MpFunctions, NumpyRuntime):
 
     def integral(self, body: Callable, lo, hi):
         """The integral by mpmath's tanh-sinh quadrature at the runtime's precision (a
-        half-line is first mapped to ℝ by ``s = a + eˣ``)."""
+        half-line is first mapped to ℝ by ``s = a + eˣ``). In exact mode two subdivisions are
+        computed, and their disagreement counts as the quadrature's error."""
         ctx = self.context
         a = self.batched(np.asarray(lo, dtype=object)).reshape(-1)[0]
         b = self.batched(np.asarray(hi, dtype=object)).reshape(-1)[0]
@@ -204,26 +205,38 @@ class MpRuntime(MpFunctions, NumpyRuntime):
             return self.batched(np.asarray(body(np.array([s], dtype=object)),
                                            dtype=object)).reshape(-1)[0]
 
-        if finite_a and not finite_b:
-            a = ctx.mpf(a)
-            result, error = ctx.quad(lambda x: value(a + ctx.exp(x)) * ctx.exp(x),
-                                     [-ctx.inf, 0, ctx.inf], error=True)
-        elif finite_b and not finite_a:
-            b = ctx.mpf(b)
-            result, error = ctx.quad(lambda x: value(b - ctx.exp(x)) * ctx.exp(x),
-                                     [-ctx.inf, 0, ctx.inf], error=True)
+        if finite_a != finite_b:
+            # a half-line mapped to ℝ by s = a + eˣ (or b − eˣ): features at s − a ~ 1e-30 sit
+            # near x = −69, so the subdivisions reach that far in log space
+            end = ctx.mpf(a if finite_a else b)
+            sign = 1 if finite_a else -1
+
+            def integrand(x):
+                return value(end + sign * ctx.exp(x)) * ctx.exp(x)
+
+            inf = ctx.inf
+            subdivisions = ([-inf, -64, -32, -16, -8, 0, 8, inf],
+                            [-inf, -72, -48, -24, -12, -4, 4, 16, inf])
+        elif finite_a:
+            a, b = ctx.mpf(a), ctx.mpf(b)
+            integrand = value
+            subdivisions = ([a, b], [a, a + (b - a) / 3, a + (b - a) / 2, b])
         else:
-            lo_mp = ctx.mpf(a) if finite_a else -ctx.inf
-            hi_mp = ctx.mpf(b) if finite_b else ctx.inf
-            result, error = ctx.quad(value, [lo_mp, hi_mp], error=True)
+            integrand = value
+            subdivisions = ([-ctx.inf, 0, ctx.inf], [-ctx.inf, -1, 0, 1, ctx.inf])
+        # two subdivisions in exact mode: mpmath's error estimate can be optimistic by orders
+        # of magnitude (a peak far from the nodes), the disagreement of two rules is not
+        runs = [ctx.quad(integrand, points, error=True)
+                for points in subdivisions[:2 if self.exact_mode else 1]]
+        result = runs[0][0]
+        error = max([e for _, e in runs] + [abs(v - result) for v, _ in runs])
         # a quadrature that does not converge decides nothing; in exact mode its error estimate
         # widens the zero band of the relations that use it (rising precision shrinks both)
         limit = 1e-12 if self.exact_mode else self.tolerance
         if not ctx.isfinite(result) or error > limit * max(1, abs(result)):
             self.invalid[:] = True
         elif self.exact_mode:
-            # mpmath's error estimate can be optimistic (a peak at s ~ 1e-30 far from the
-            # nodes): a quadrature is trusted to 15 significant digits, never more
+            # a quadrature is trusted to 15 significant digits, never more
             floor = self.context.mpf(10) ** -15 * max(1, abs(result))
             self.uncertainty = max(self.uncertainty, error, floor)
         return np.array([result], dtype=object)

@@ -141,3 +141,22 @@ def test_a_transcendental_in_a_branch_not_taken_keeps_the_rational_decision():
     assert (taken.verdict, taken.method) == (HOLDS, "exact rational arithmetic")
     on_path = decide(prop, _plan("x"), {"x": np.float64(-1.0)})
     assert on_path.verdict == FAILS and on_path.method.startswith("mpmath")
+
+
+def test_a_quadrature_whose_error_estimate_is_optimistic_never_refutes():
+    """``rpow_eq_resolvent_integral`` (a true identity) at ``t = 1e-30``: the integrand peaks
+    at ``s ~ 1e-30``; mpmath's default subdivision missed it by 6e-13 while estimating 1e-18,
+    and the draw was decided ``fails``. Two subdivisions must agree before a decision."""
+    from pathlib import Path
+
+    from bridge.scanner import scan_project
+    from mirror.exact import FAILS, decide
+    from mirror.pipeline import build_mirrors
+
+    root = Path(__file__).resolve().parents[2]
+    mirrors = {m.name: m for m in build_mirrors(scan_project(root,
+                                                            modules=["Mirror.FractionalPower"]))}
+    mirror = mirrors["Mirror.FractionalPower.rpow_eq_resolvent_integral"]
+    example = {"r": np.float64(0.13886047707962623), "t": np.float64(1e-30)}
+    decision = decide(mirror.load(), mirror.plan, example)
+    assert decision.verdict != FAILS, decision
