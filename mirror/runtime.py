@@ -161,8 +161,16 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         if len(self._masks) > 1:  # the base mask (every draw) stays
             self._masks.pop()
 
+    def every_draw(self, value: np.ndarray) -> np.ndarray:
+        """``value``, the same for every draw, given the batch axis. Unlike :meth:`batched`
+        it never takes a first axis as the batch's: a ``B × n`` matrix of zeros is not ``B``
+        draws of a vector."""
+        return np.broadcast_to(value, (self.batch,) + np.shape(value))
+
     def batched(self, x: Any) -> np.ndarray:
-        """``x`` broadcast to the batch (leading axis ``B``)."""
+        """``x`` broadcast to the batch (leading axis ``B``), unless its first axis already
+        has the batch's length (values computed per draw; a constant array whose first axis
+        happens to be as long is :meth:`every_draw`'s case)."""
         arr = np.asarray(x)
         if arr.ndim == 0 or arr.shape[0] != self.batch:
             arr = np.broadcast_to(arr, (self.batch,) + arr.shape)
@@ -621,10 +629,10 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         return Truth(err <= self.tolerance, exact, err, margin > self.tolerance)
 
     def eye(self, n):
-        return self.batched(np.eye(self._uniform(n)))
+        return self.every_draw(np.eye(self._uniform(n)))
 
     def zeros(self, m, n):
-        return self.batched(np.zeros((self._uniform(m), self._uniform(n))))
+        return self.every_draw(np.zeros((self._uniform(m), self._uniform(n))))
 
     def transpose(self, a):
         return np.swapaxes(np.asarray(a), -1, -2)

@@ -241,3 +241,13 @@ def test_a_reciprocal_is_printed_without_junk_branch_only_for_a_known_nonzero_nu
     # 1 / √(eps + …) keeps Lean's x / 0 = 0 at eps = 0 and an empty sum
     rt = NumpyRuntime(1, 10)
     assert rt.div(1, rt.sqrt(np.zeros(1))).tolist() == [0.0]
+
+
+def test_a_constant_matrix_as_long_as_the_batch_is_still_given_a_batch_axis():
+    """``zeros Dv Dk`` with ``Dv`` = the batch size was taken for ``Dv`` draws of a vector
+    (``chunkState_eq_gdnState`` then failed to broadcast in a two-draw Hypothesis example)."""
+    rt = NumpyRuntime(2, 10)
+    assert rt.zeros(2, 4).shape == (2, 2, 4)
+    assert rt.eye(2).shape == (2, 2, 2) and rt.eye(2)[1].tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    one = NumpyRuntime(1, 10)
+    assert one.zeros(1, 3).shape == (1, 1, 3)
