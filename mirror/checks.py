@@ -32,7 +32,8 @@ from mirror.fileio import open_example_database
 from mirror.guard import Guard
 from mirror.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.runtime import NumpyRuntime, OutOfDomain
-from mirror.strategies import examples, group_by_shape, sample_batch, stack
+from mirror.strategies import (examples, group_by_shape, sample_batch, stack,
+                               unambiguous_size)
 from mirror.reals import known_nonzero
 
 #: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
@@ -304,8 +305,11 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
             raise _Enough()  # (never while a counterexample is being shrunk)
         passed = False
         for group in group_by_shape(draws, plan):
-            rt = NumpyRuntime(len(group), nat_domain, FLOAT_TOLERANCE, judge.bindings)
-            valid, hyp, concl = evaluate(judge.function, plan, stack(group, plan), rt)
+            # padded with copies of its last draw to a size no array dimension shares
+            size = unambiguous_size(group)
+            padded = group + group[-1:] * (size - len(group))
+            rt = NumpyRuntime(size, nat_domain, FLOAT_TOLERANCE, judge.bindings)
+            valid, hyp, concl = evaluate(judge.function, plan, stack(padded, plan), rt)
             for index, example in enumerate(group):
                 if hyp is None or not valid[index] or rt.impl_nonfinite[index]:
                     judge.tally.rejected += 1

@@ -94,6 +94,23 @@ def stack(draws: list[dict[str, Any]], plan: dict[str, Any]) -> dict[str, np.nda
             for entry in plan["variables"]}
 
 
+def unambiguous_size(draws: list[dict[str, Any]]) -> int:
+    """A batch size at least ``len(draws)`` that is no axis length of a drawn array and no
+    small integer drawn: a runtime takes an array whose first axis is as long as the batch for
+    per-draw values, so a batch of 2 beside a ``2 × 4`` constant matrix would be misread."""
+    avoid: set[int] = set()
+    for draw in draws:
+        for value in draw.values():
+            arr = np.asarray(value)
+            avoid.update(arr.shape)
+            if arr.ndim == 0 and arr.dtype.kind in "iu" and 0 <= int(arr) <= 1 << 12:
+                avoid.add(int(arr))
+    size = len(draws)
+    while size in avoid:
+        size += 1
+    return size
+
+
 def group_by_shape(draws: list[dict[str, Any]],
                    plan: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """``draws`` in groups that :func:`stack` can batch (same shapes and dtypes per variable),
@@ -283,4 +300,4 @@ def _sample_elements(entry: dict, rng, shape: tuple, settings: dict,
 
 
 __all__ = ["PlanSettings", "evaluate_tree", "examples", "group_by_shape", "plan_statement",
-           "sample_batch", "stack"]
+           "sample_batch", "stack", "unambiguous_size"]
