@@ -443,9 +443,10 @@ class NumpyRuntime(Propositions, NumpyFunctions):
         """``(mask, body(j))`` for each ``j`` some active draw has in ``[lo, hi)``: ``mask``
         says which draws have it, and ``body`` runs under it (its out-of-range reads mark only
         those draws)."""
+        same_start = np.ndim(lo) == 0  # (then every j of the loop is past it)
         lo, hi, start, stop = self._range(lo, hi)
         for j in range(start, stop):
-            mask = (lo <= j) & (j < hi)
+            mask = (j < hi) if same_start else (lo <= j) & (j < hi)
             if not (mask & self.active).any():
                 continue
             self._push(mask)
