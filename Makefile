@@ -39,7 +39,7 @@ test: $(TEST_STAMP)
 	    echo "make test: chromium is missing and cannot be installed here (needs root and apt-get); install the package chromium and rerun" >&2; \
 	    exit 1; \
 	  fi; }
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -m slow
