@@ -76,8 +76,8 @@ def make_project(root: Path) -> Path:
 
 
 def bench_call(bindings: dict, repeats: int, batch: int, width: int = 8) -> None:
-    from mirror.binding import batched_call
-    from mirror.runtime import NumpyRuntime
+    from mirror.bind.binding import batched_call
+    from mirror.evaluate.runtime import NumpyRuntime
 
     x = np.random.default_rng(0).normal(size=(batch, width))
 
@@ -110,9 +110,9 @@ def bench_bundled(repeats: int, batch: int) -> None:
     import dataclasses
 
     from bench._common import race
-    from mirror.binding import batched_call
+    from mirror.bind.binding import batched_call
     from mirror.bundled import bundled_bindings
-    from mirror.runtime import NumpyRuntime
+    from mirror.evaluate.runtime import NumpyRuntime
 
     rng = np.random.default_rng(1)
     print(f"bundled bindings, batch of {batch} draws (best of {repeats}, interleaved)")
@@ -132,7 +132,7 @@ def bench_bundled(repeats: int, batch: int) -> None:
 
 
 def bench_check(mirrors: dict, repeats: int, sweep: int) -> None:
-    from mirror.pipeline import CheckSettings, check_mirror
+    from mirror.product.pipeline import CheckSettings, check_mirror
 
     settings = CheckSettings(max_examples=0, sweep=sweep)
     timed = {}
@@ -155,8 +155,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sweep", type=int, default=2048)
     args = parser.parse_args(argv)
     from bridge.scanner import scan_project
-    from mirror.pipeline import build_mirrors
-    from mirror.registry import load_registry
+    from mirror.product.pipeline import build_mirrors
+    from mirror.bind.registry import load_registry
 
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp) / "bench")

@@ -5,7 +5,7 @@ The integrand is the Stieltjes form of ``t ^ r`` (Mirror.FractionalPower's
 ``π / sin(π r) · t ^ r``, for a batch of draws ``r ∈ (0, 1)``, ``t ∈ (0, 5)`` — an endpoint
 singularity and an algebraic tail, both slow when ``r`` nears 0 or 1.
 
-- ``runtime``: :meth:`mirror.runtime.NumpyRuntime.integral` — a fixed trapezoid rule after the
+- ``runtime``: :meth:`mirror.evaluate.runtime.NumpyRuntime.integral` — a fixed trapezoid rule after the
   double-exponential substitution, one body call per node for the whole batch, and a per-draw
   tail test that marks the draws it cannot trust (they are decided exactly or rejected).
 - ``quad_vec``: the same substitution integrated adaptively by ``quad_vec`` (GK21,
@@ -26,7 +26,7 @@ import numpy as np
 from scipy.integrate import quad_vec
 
 from bench._common import race
-from mirror.runtime import NumpyRuntime, _de_substitution
+from mirror.evaluate.runtime import NumpyRuntime, _de_substitution
 
 
 def _body(rt: NumpyRuntime, r: np.ndarray, t: np.ndarray, calls: list):

@@ -5,12 +5,12 @@ positional head ``pos_head_is_causal_convolution`` (Mirror.PositionalHead) — i
 one process:
 
 - vectorized evaluations per second: the generated property on a batch of draws, called as
-  the sweep calls it (:func:`mirror.checks.evaluate`), against the same statement written by
+  the sweep calls it (:func:`mirror.judge.checks.evaluate`), against the same statement written by
   hand in NumPy on the same batch;
-- Hypothesis examples per second: :func:`mirror.checks.run_property` with the sweep off,
+- Hypothesis examples per second: :func:`mirror.judge.checks.run_property` with the sweep off,
   against a plain ``@given`` test of the hand-written statement with the same example count.
   The plain test trusts float64 within 1e-9; the generated one decides every draw that float64
-  cannot settle (every passing draw of an equation) exactly (:mod:`mirror.exact`).
+  cannot settle (every passing draw of an equation) exactly (:mod:`mirror.judge.exact`).
 
 Each ratio is generated time / hand-written time, the best of ``--repeats`` runs taken in
 turn. Figures are for this machine and its load at the time; only the ratios compare.
@@ -29,10 +29,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridge.scanner import scan_project
-from mirror.checks import evaluate, run_property
-from mirror.pipeline import build_mirrors
-from mirror.runtime import NumpyRuntime
-from mirror.strategies import sample_batch
+from mirror.judge.checks import evaluate, run_property
+from mirror.product.pipeline import build_mirrors
+from mirror.evaluate.runtime import NumpyRuntime
+from mirror.sample.strategies import sample_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,9 +83,9 @@ def unfolded_sigmoid_property():
     import sympy as sp
 
     from bridge import term as T
-    from mirror.codegen import print_property
-    from mirror.translation import Env, Statement, Translator, Value, Variable
-    from mirror.types import REAL
+    from mirror.translate.codegen import print_property
+    from mirror.translate.translation import Env, Statement, Translator, Value, Variable
+    from mirror.translate.types import REAL
 
     extraction = scan_project(ROOT)
     translator = Translator(extraction.by_name())

@@ -1,6 +1,6 @@
 """Crash-safe file output: atomic replacement and append-only JSON lines.
 
-Every file leanmirror writes for a user goes through here (``mirror.fileio`` re-exports
+Every file leanmirror writes for a user goes through here (``mirror.judge.fileio`` re-exports
 it), so that an interrupted run (Ctrl-C, SIGKILL, a full disk) never leaves a half-written
 report, lock or mirror behind:
 

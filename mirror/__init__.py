@@ -1,7 +1,23 @@
-"""mirror: everything that runs Python.
+"""mirror: everything that runs Python, one package per stage of the pipeline.
 
-Translation of Lean statements to sympy, NumPy code generation, Hypothesis strategies,
-property checks, the NumPy implementations, the mirror generator, the report and the CLI.
+``translate`` (Lean AST → sympy → NumPy source) → ``evaluate`` (the runtimes) → ``sample``
+(plans and strategies) → ``judge`` (decisions and verdicts) → ``bind`` (implementations of
+Lean definitions) → ``product`` (CLI, pipeline, report, generator, fuzz, pytest plugin).
+A stage imports only the stages before it. ``bundled`` is leanmirror's own Lean project's
+Python, bound through its configuration like any user's.
+
+Public names: ``binds`` (the decorator that binds a Python function to a Lean definition).
 """
 
 __version__ = "0.1.0"
+
+__all__ = ["binds", "__version__"]
+
+
+def __getattr__(name: str):
+    """Public names, imported on first use (importing ``mirror`` loads no stage)."""
+    if name == "binds":
+        from mirror.bind.registry import binds
+
+        return binds
+    raise AttributeError(f"module 'mirror' has no attribute {name!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mirror.generator import check_generated
+from mirror.product.generator import check_generated
 
 import mirror_positionalhead as mirrors
 

@@ -106,8 +106,8 @@ def stopping_token(diagnostic) -> str | None:
 
 def blocker(result, notation: dict[str, str]) -> str:
     """What blocked a row, keyed as the report's "What blocks coverage" table keys it
-    (:func:`mirror.report.blocker_key`), so equal causes group together."""
-    from mirror.report import blocker_key
+    (:func:`mirror.product.report.blocker_key`), so equal causes group together."""
+    from mirror.product.report import blocker_key
 
     parsed = notation.get(result.name) if "did not parse" in (result.reason or "") else None
     return blocker_key(result.mirror_status, result.reason, parsed)
@@ -135,7 +135,7 @@ def unknown_notation(diagnostics: Iterable) -> Counter:
 
 
 def tally(name: str, run_result) -> Figures:
-    """Count one :class:`mirror.pipeline.RunResult` into :class:`Figures`."""
+    """Count one :class:`mirror.product.pipeline.RunResult` into :class:`Figures`."""
     figures = Figures(name)
     constructs = statement_constructs(run_result.diagnostics)
     theorem_mirrors = [m for m in run_result.mirrors if m.role == "theorem"]
@@ -164,7 +164,7 @@ def tally(name: str, run_result) -> Figures:
 
 def measure(name: str, project: Path, examples: int, sweep: int) -> Figures:
     """Run the pipeline on ``project`` and tally it; a failed run is recorded, not raised."""
-    from mirror.pipeline import CheckSettings, run
+    from mirror.product.pipeline import CheckSettings, run
 
     try:
         result = run(project, method="scanner",

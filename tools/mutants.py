@@ -192,7 +192,7 @@ def run_mutants(project: Path, examples: int, sweep: int, per_kind: int = 2,
     Returns (number of tested/symbolic originals, one :class:`Outcome` per mutant).
     """
     from bridge.scanner import scan_project
-    from mirror.pipeline import CheckSettings, build_mirrors, check_mirror
+    from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror
 
     settings = CheckSettings(max_examples=examples, sweep=sweep)
     extraction = scan_project(project)

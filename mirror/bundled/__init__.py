@@ -25,13 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def bundled_registry():
     """The bundled project's registry, resolved against its scanned declarations."""
-    from mirror.registry import registry_at
+    from mirror.bind.registry import registry_at
 
     return registry_at(ROOT)
 
 
 def bundled_bindings() -> dict:
-    """Lean name → :class:`~mirror.binding.Binding` of the bundled project."""
+    """Lean name → :class:`~mirror.bind.binding.Binding` of the bundled project."""
     return bundled_registry().bindings
 
 

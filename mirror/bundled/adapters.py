@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mirror.binding import OutOfSample, RefusedDraws
+from mirror.bind.binding import OutOfSample, RefusedDraws
 
 
 def _prefix(n: int, *arrays: np.ndarray) -> list[np.ndarray]:

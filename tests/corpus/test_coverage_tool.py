@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from bridge.declaration import Diagnostic
-from mirror.result import StatementResult
+from mirror.judge.result import StatementResult
 
 
 def _parse_error(text: str) -> Diagnostic:
@@ -44,7 +44,7 @@ def test_a_structured_construct_wins_and_other_diagnostics_are_not_notation(cove
 @pytest.mark.parametrize(
     "reason, group",
     [
-        ("cannot translate constant OrderIso.symm: it is not in mirror.translation's table",
+        ("cannot translate constant OrderIso.symm: it is not in mirror.translate.translation's table",
          "unknown constant OrderIso.symm"),
         ("cannot translate recursive definition Nat.log: only structural recursion on ℕ",
          "recursive definition Nat.log"),

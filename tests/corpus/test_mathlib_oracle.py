@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.pipeline import CheckSettings, run
+from mirror.product.pipeline import CheckSettings, run
 
 from tests.corpus.conftest import MATHLIB
 

@@ -9,8 +9,8 @@ from typing import Callable
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.pipeline import CheckSettings, build_mirrors, check_mirror, run
-from mirror.result import StatementResult
+from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror, run
+from mirror.judge.result import StatementResult
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECTS = ROOT / "tests" / "fixtures" / "projects"

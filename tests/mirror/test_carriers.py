@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from mirror.strategies import examples, plan_statement, sample_batch
-from mirror.translation import Translator, Untranslatable
-from mirror.types import ENNREAL, INT, NAT, NNREAL, PNAT, REAL, coerces, fin, numeric_max
+from mirror.sample.strategies import examples, plan_statement, sample_batch
+from mirror.translate.translation import Translator, Untranslatable
+from mirror.translate.types import ENNREAL, INT, NAT, NNREAL, PNAT, REAL, coerces, fin, numeric_max
 from tests.mirror.test_translation import theorem
 
 SOURCE = """

@@ -12,9 +12,9 @@ import pytest
 
 from bridge import term as T
 from bridge.declaration import Declaration
-from mirror.binder_types import infer_types
-from mirror.collections import desugar
-from mirror.translation import Untranslatable
+from mirror.translate.binder_types import infer_types
+from mirror.translate.collections import desugar
+from mirror.translate.translation import Untranslatable
 from tests.mirror.conftest import PROJECTS, results_by_name
 
 COLLECTIONS = PROJECTS / "collections"

@@ -12,10 +12,10 @@ import numpy as np
 import sympy as sp
 from hypothesis import given, settings
 
-from mirror import vocabulary as V
-from mirror.ranges import evaluate_tree
-from mirror.strategies import examples, plan_statement, sample_batch
-from mirror.translation import Translator
+from mirror.translate import vocabulary as V
+from mirror.sample.ranges import evaluate_tree
+from mirror.sample.strategies import examples, plan_statement, sample_batch
+from mirror.translate.translation import Translator
 from tests.mirror.test_translation import definition, theorem
 
 

@@ -13,9 +13,9 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 
-from mirror.codegen import parameter_names, print_property, python_identifier
-from mirror.strategies import examples, plan_statement, sample_batch
-from mirror.translation import Translator
+from mirror.translate.codegen import parameter_names, print_property, python_identifier
+from mirror.sample.strategies import examples, plan_statement, sample_batch
+from mirror.translate.translation import Translator
 from tests.mirror.test_translation import theorem
 
 SOURCE = """
@@ -105,7 +105,7 @@ def test_copied_draws_equal_their_source_exactly():
 
 
 def test_the_property_recomputes_defined_variables():
-    from mirror.runtime import NumpyRuntime
+    from mirror.evaluate.runtime import NumpyRuntime
 
     statement = _statement("(h2 : a ^ b = c) → c = c", "a b c : ℝ")
     namespace: dict = {}
@@ -156,7 +156,7 @@ def test_a_defined_variable_is_drawn_as_its_value_where_a_tree_reads_it():
 def test_a_power_definition_is_drawn_with_lean_rpow():
     """``(h2 : a ^ b = c)``: ``c`` is drawn as ``Real.rpow a b`` (``Real.rpow_zero``:
     ``0 ^ 0 = 1``), the value the property computes."""
-    from mirror.runtime import NumpyRuntime
+    from mirror.evaluate.runtime import NumpyRuntime
 
     plan = plan_statement(_statement("(h2 : a ^ b = c) → c = c", "a b c : ℝ"))
     batch = sample_batch(plan, np.random.default_rng(3), 256)

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mirror.exact import (
+from mirror.judge.exact import (
     FAILS,
     HOLDS,
     UNDECIDED,
@@ -16,7 +16,7 @@ from mirror.exact import (
     decide,
     start_digits,
 )
-from mirror.runtime import MpRuntime
+from mirror.evaluate.runtime import MpRuntime
 
 
 def _plan(*names: str) -> dict:
@@ -91,7 +91,7 @@ def test_junk_branches_see_a_mathematical_zero_computed_in_floating_point():
 
 
 def test_out_of_domain_draws_are_undecided():
-    from mirror.runtime import OutOfDomain
+    from mirror.evaluate.runtime import OutOfDomain
 
     def prop(rt, v_x):
         raise OutOfDomain("outside the sampled prefix")
@@ -117,7 +117,7 @@ def test_rational_runtime_is_exact_and_refuses_what_is_not_rational():
     assert rt.power(np.array([Fraction(0)], dtype=object),
                     np.array([-1], dtype=object))[0] == 0  # 0⁻¹ = 0
     assert rt.lift(np.array([0.1]))[0] == Fraction(0.1)  # the float's exact value
-    from mirror.exact import NotRational
+    from mirror.judge.exact import NotRational
 
     with pytest.raises(NotRational):
         rt.pi  # noqa: B018 - the property raises
@@ -150,8 +150,8 @@ def test_a_quadrature_whose_error_estimate_is_optimistic_never_refutes():
     from pathlib import Path
 
     from bridge.scanner import scan_project
-    from mirror.exact import FAILS, decide
-    from mirror.pipeline import build_mirrors
+    from mirror.judge.exact import FAILS, decide
+    from mirror.product.pipeline import build_mirrors
 
     root = Path(__file__).resolve().parents[2]
     mirrors = {m.name: m for m in build_mirrors(scan_project(root,

@@ -7,12 +7,12 @@ import pytest
 import sympy as sp
 
 from bridge import term as T
-from mirror import forms
-from mirror import vocabulary as V
-from mirror.forms import FORMS, form
-from mirror.translation import Env, Translator, Untranslatable, Value
-from mirror.types import NAT, REAL, fin, fun
-from mirror.values import Known, KnownType, RecursiveStep
+from mirror.translate import forms
+from mirror.translate import vocabulary as V
+from mirror.translate.forms import FORMS, form
+from mirror.translate.translation import Env, Translator, Untranslatable, Value
+from mirror.translate.types import NAT, REAL, fin, fun
+from mirror.translate.values import Known, KnownType, RecursiveStep
 from tests.mirror.test_translation import conclusion, definition, evaluate
 
 
@@ -77,7 +77,7 @@ def test_the_depth_guards_leave_their_counters_at_zero():
     """Definitions unfolded inside each other past the limit make a statement untranslatable;
     the guards' counters are back at 0 afterwards (the old one ended negative and let the
     next statement nest deeper)."""
-    from mirror.unfolding import MAX_UNFOLDING
+    from mirror.translate.unfolding import MAX_UNFOLDING
     from tests.mirror.test_translation import theorem
 
     chain = [definition("d0", "x : ℝ", "ℝ", "x + 1")]

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from mirror import vocabulary as V
-from mirror.runtime import MpRuntime, NumpyRuntime
+from mirror.translate import vocabulary as V
+from mirror.evaluate.runtime import MpRuntime, NumpyRuntime
 
 
 @pytest.fixture
@@ -179,7 +179,7 @@ def test_mp_transcendental_junk(mp):
     # 50-digit cos(π/2) lies in the exact mode's zero band: tan is Lean's 1 / 0 = 0 there
     # (Real.tan_pi_div_two); compared within a float tolerance it is a huge quotient instead
     assert one(mp.real_tan(half_pi)) == 0
-    from mirror.runtime import MpRuntime
+    from mirror.evaluate.runtime import MpRuntime
 
     loose = MpRuntime(8, tolerance=1e-9)
     assert abs(one(loose.real_tan(np.array([loose.context.pi / 2], dtype=object)))) > 1e40

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from mirror import pipeline
-from mirror.guard import Guard
-from mirror.pipeline import CheckSettings, build_mirrors, run
-from mirror.report import write_report
-from mirror.translation import Translator
+from mirror.product import pipeline
+from mirror.judge.guard import Guard
+from mirror.product.pipeline import CheckSettings, build_mirrors, run
+from mirror.product.report import write_report
+from mirror.translate.translation import Translator
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "tests" / "fixtures" / "projects" / "planted"

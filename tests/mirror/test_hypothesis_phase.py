@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.checks import DRAWS_PER_EXAMPLE, run_property
-from mirror.pipeline import build_mirrors
-from mirror.strategies import group_by_shape, stack
+from mirror.judge.checks import DRAWS_PER_EXAMPLE, run_property
+from mirror.product.pipeline import build_mirrors
+from mirror.sample.strategies import group_by_shape, stack
 
 PLANTED = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "projects" / "planted"
 
@@ -93,7 +93,7 @@ def test_draws_of_different_shapes_are_batched_apart():
 
 
 def test_a_batch_is_padded_past_every_dimension_it_could_be_mistaken_for():
-    from mirror.strategies import unambiguous_size
+    from mirror.sample.strategies import unambiguous_size
 
     draws = [{"n": 2, "m": np.zeros((2, 3))}, {"n": 4, "m": np.zeros((2, 3))}]
     assert unambiguous_size(draws) == 5  # 2, 3 and 4 are taken

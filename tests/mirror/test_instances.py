@@ -2,7 +2,7 @@
 
 The fixture (`tests/fixtures/projects/classes`) holds statements over `{R : Type*}` with
 class constraints and over `Prod`/structures; its docstrings say why each verdict is right.
-The table and the two stages (:mod:`mirror.instances`, :mod:`mirror.records`) are also
+The table and the two stages (:mod:`mirror.translate.instances`, :mod:`mirror.translate.records`) are also
 checked directly.
 """
 
@@ -13,9 +13,9 @@ import pytest
 from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.parser import parse_term
-from mirror.instances import (NoCarrier, combine, default_table, instantiate, read_table,
+from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate, read_table,
                               with_value_hypotheses)
-from mirror.result import StatementResult
+from mirror.judge.result import StatementResult
 from tests.mirror.conftest import PROJECTS, results_by_name
 
 CLASSES = PROJECTS / "classes"
@@ -214,7 +214,7 @@ def test_verdicts_combine_soundly():
 
 
 def test_the_report_names_the_carriers(rows, tmp_path):
-    from mirror.report import write_report
+    from mirror.product.report import write_report
 
     meta = {"project": str(CLASSES), "method": "scanner"}
     paths = write_report(tmp_path, (meta, list(rows.values()), []), ("md", "html"))
@@ -241,8 +241,8 @@ def test_a_type_parameter_declared_twice_is_one_parameter():
 
 def test_a_power_in_zmod_is_reduced_modulo_n():
     """`(a + b) ^ 2` on `ZMod 6` once stayed unreduced, refuting a true ring identity there."""
-    from mirror import vocabulary as V
-    from mirror.translation import Translator
+    from mirror.translate import vocabulary as V
+    from mirror.translate.translation import Translator
 
     decl = _decl([_binder("a", "ZMod 5")], "a ^ 2 = a")
     lhs = Translator({}).translate_statement(decl).conclusion.lhs

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bridge.declaration import Extraction
 from bridge.scanner import scan_file
-from mirror.pipeline import CheckSettings, build_mirrors, check_mirror
+from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror
 
 PROVED_OR_TESTED = {"tested", "symbolic"}
 CHECK = CheckSettings(max_examples=12, sweep=32, statement_timeout=60)

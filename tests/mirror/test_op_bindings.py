@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.binding import BINDINGS, OP_BINDINGS, Binding
+from mirror.bind.binding import BINDINGS, OP_BINDINGS, Binding
 from mirror.bundled.impl.ops import OP_SPECS, rmsnorm
-from mirror.pipeline import CheckSettings, build_mirrors, check_mirror
+from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = CheckSettings(max_examples=30, sweep=64)
@@ -203,7 +203,7 @@ def test_adapters_whose_conformance_rows_the_pipeline_cannot_draw_yet():
 def test_gdn_state_adapter_stacks_every_state_or_returns_the_one_asked_for():
     """Vectorized: a batch of two draws; each draw's own ``t``, and ``t > T`` refused for
     that draw only."""
-    from mirror.binding import RefusedDraws
+    from mirror.bind.binding import RefusedDraws
 
     rng = np.random.default_rng(2)
     B, T, Dk, Dv = 2, 3, 2, 4

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.checks import run_property
-from mirror.pipeline import CheckSettings, build_mirrors, check_mirror, run, show
+from mirror.judge.checks import run_property
+from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror, run, show
 from tests.mirror.conftest import PLANTED, QUICK, ROOT, results_by_name
 
 

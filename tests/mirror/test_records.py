@@ -1,7 +1,7 @@
 """Records: `Prod`, type synonyms and structures split into scalar fields (issue 12).
 
 The verdicts on the fixture are in `test_instances.py`; here the scanner's structure fields
-and the rewriting of :mod:`mirror.records` are checked term by term.
+and the rewriting of :mod:`mirror.translate.records` are checked term by term.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.extraction import extract
 from bridge.parser import parse_term
-from mirror.records import Records
+from mirror.translate.records import Records
 
 CLASSES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "projects" / "classes"
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from bridge.scanner import scan_file
-from mirror import recursion
-from mirror import vocabulary as V
-from mirror.codegen import print_property
-from mirror.recursion import RecursiveEval, RecursiveEvalTruth
-from mirror.runtime import MpRuntime, NumpyRuntime
-from mirror.translation import Translator, Untranslatable
+from mirror.evaluate import recursion
+from mirror.translate import vocabulary as V
+from mirror.translate.codegen import print_property
+from mirror.evaluate.recursion import RecursiveEval, RecursiveEvalTruth
+from mirror.evaluate.runtime import MpRuntime, NumpyRuntime
+from mirror.translate.translation import Translator, Untranslatable
 from tests.mirror.conftest import PROJECTS, results_by_name
 
 RECURSION = PROJECTS / "recursion"

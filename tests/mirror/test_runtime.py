@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mirror.runtime import MpRuntime, NumpyRuntime
+from mirror.evaluate.runtime import MpRuntime, NumpyRuntime
 
 
 @pytest.fixture(params=["numpy", "mpmath"])
@@ -223,9 +223,9 @@ def test_masked_folds_in_place_match_the_terms_each_draw_has():
 def test_a_reciprocal_is_printed_without_junk_branch_only_for_a_known_nonzero_number():
     import sympy as sp
 
-    from mirror.codegen import PropertyPrinter
-    from mirror.reals import known_nonzero
-    from mirror.vocabulary import FinSum, Index, LeanDiv, LeanSqrt
+    from mirror.translate.codegen import PropertyPrinter
+    from mirror.translate.reals import known_nonzero
+    from mirror.translate.vocabulary import FinSum, Index, LeanDiv, LeanSqrt
 
     x, eps = sp.Symbol("x", real=True), sp.Symbol("eps", real=True)
     j, n = sp.Dummy("j", integer=True), sp.Symbol("n", integer=True, nonnegative=True)

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mirror.strategies import examples, plan_statement, sample_batch
-from mirror.translation import Translator
+from mirror.sample.strategies import examples, plan_statement, sample_batch
+from mirror.translate.translation import Translator
 from tests.mirror.test_translation import theorem
 
 
@@ -118,7 +118,7 @@ def test_scalar_and_batched_draws_share_their_ranges():
 
 
 def test_plan_entries_that_read_no_draw_build_their_strategy_once(monkeypatch):
-    import mirror.strategies as strategies
+    import mirror.sample.strategies as strategies
 
     plan = plan_of("(hx : 0 < x) → (hy : x < y) → True", "x y : ℝ")
     built = []

@@ -11,10 +11,10 @@ import sympy as sp
 from bridge.declaration import Declaration
 from bridge.parser import parse_term
 from bridge.term import Binder
-from mirror import vocabulary as V
-from mirror.codegen import print_property, python_identifier
-from mirror.runtime import MpRuntime, NumpyRuntime
-from mirror.translation import Translator, Unbound, UnknownConstant, Untranslatable
+from mirror.translate import vocabulary as V
+from mirror.translate.codegen import print_property, python_identifier
+from mirror.evaluate.runtime import MpRuntime, NumpyRuntime
+from mirror.translate.translation import Translator, Unbound, UnknownConstant, Untranslatable
 
 
 def _binders(spec: str) -> tuple[Binder, ...]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mirror.result import StatementResult
+from mirror.judge.result import StatementResult
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.binding import BindingError, batched_call
-from mirror.config import ConfigError, read_config
-from mirror.pipeline import CheckSettings, build_mirrors, check_mirror, run
-from mirror.registry import load_registry
-from mirror.runtime import NumpyRuntime
+from mirror.bind.binding import BindingError, batched_call
+from mirror.bind.config import ConfigError, read_config
+from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror, run
+from mirror.bind.registry import load_registry
+from mirror.evaluate.runtime import NumpyRuntime
 
 SMALL = CheckSettings(max_examples=20, sweep=32)
 
@@ -189,7 +189,7 @@ def test_a_torch_tensor_result_is_accepted(tmp_path):
 
 
 def test_binds_decorator_through_modules(tmp_path):
-    ops = "from mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+    ops = "from mirror import binds\n\n\n@binds(\"Cfg.relu\")\n" \
           "def relu(x):\n    return max(x, 0.0)\n"
     project = make_project(tmp_path / "p", "", package="cfgdeco", ops=ops,
                            extra='modules = ["cfgdeco.ops"]\n')
@@ -204,7 +204,7 @@ def test_binds_decorator_through_modules(tmp_path):
 
 
 def test_binds_decorator_through_an_entry_point(tmp_path):
-    ops = "from mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+    ops = "from mirror.bind.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
           "def relu(x):\n    return max(x, 0.0)\n\n\n@binds(\"Other.thing\")\n" \
           "def other(x):\n    return x\n"
     project = make_project(tmp_path / "p", "", package="cfgentry", ops=ops)
@@ -347,8 +347,8 @@ def test_the_bundled_project_binds_through_its_own_configuration():
     """The repository root is a Lake project configured like any other: every Op Spec with
     a Lean definition is bound there, and its catalog lists the Lean-less one as UNKNOWN."""
     from mirror.bundled.impl.ops import OP_SPECS
-    from mirror.registry import catalog_rows
-    from mirror.report import build_report
+    from mirror.bind.registry import catalog_rows
+    from mirror.product.report import build_report
 
     root = Path(__file__).resolve().parents[2]
     config = read_config(root)
@@ -405,7 +405,7 @@ def test_error_result_of_the_wrong_shape_exact_message(tmp_path):
 
 
 def test_error_of_a_decorated_function_names_its_module(tmp_path):
-    ops = "from mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+    ops = "from mirror.bind.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
           "def relu(x, y):\n    return max(x, 0.0)\n"
     project = make_project(tmp_path / "p", "", package="cfgerr15", ops=ops,
                            extra='modules = ["cfgerr15.ops"]\n')
@@ -416,7 +416,7 @@ def test_error_of_a_decorated_function_names_its_module(tmp_path):
 
 
 def test_error_bound_twice_by_configuration_and_decorator(tmp_path):
-    ops = OPS + "\n\nfrom mirror.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
+    ops = OPS + "\n\nfrom mirror.bind.registry import binds\n\n\n@binds(\"Cfg.relu\")\n" \
                 "def relu2(x):\n    return max(x, 0.0)\n"
     project = make_project(tmp_path / "p", '"Cfg.relu" = "PKG.ops:relu"\n', package="cfgerr16",
                            ops=ops, extra='modules = ["cfgerr16.ops"]\n')
@@ -430,7 +430,7 @@ def test_a_vectorized_function_may_refuse_some_draws_of_a_batch(tmp_path):
     """``RefusedDraws`` marks the refused draws out of domain; the rest keep their values
     from one more call."""
     ops = OPS + textwrap.dedent("""
-        from mirror.binding import RefusedDraws
+        from mirror.bind.binding import RefusedDraws
 
         CALLS = []
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mirror.fuzz import GRACE, merge_rounds, read_session_log, run_session
-from mirror.result import StatementResult
+from mirror.product.fuzz import GRACE, merge_rounds, read_session_log, run_session
+from mirror.judge.result import StatementResult
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "tests" / "fixtures" / "projects" / "planted"

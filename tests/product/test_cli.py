@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from mirror import cli
+from mirror.product import cli
 from tests.product.conftest import PYTHON, REPO, subprocess_env
 
 SUBCOMMANDS = {
@@ -153,7 +153,7 @@ def test_interrupt_mid_generate_is_one_line_exit_2_and_leaves_no_partial_file(tm
 
 def test_unreadable_path_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
     (tmp_path / "lakefile.toml").write_text('name = "p"\n')
-    from mirror import generator
+    from mirror.product import generator
 
     def unreadable(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "lean" / "A.lean"))
@@ -186,7 +186,7 @@ def test_find_project_falls_back_to_the_bundled_project(tmp_path, monkeypatch):
 
 def test_console_entry_runs_as_module():
     proc = subprocess.run(
-        [PYTHON, "-m", "mirror.cli", "status", "--project", "/nonexistent/project"],
+        [PYTHON, "-m", "mirror.product.cli", "status", "--project", "/nonexistent/project"],
         capture_output=True, text=True, env=subprocess_env(), timeout=120,
     )
     assert proc.returncode == 2

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mirror.cli import main
-from mirror.fuzz import read_session_log, run_session
+from mirror.product.cli import main
+from mirror.product.fuzz import read_session_log, run_session
 
 pytest_plugins = ["pytester"]
 
@@ -216,14 +216,14 @@ def _run_generated(pytester, monkeypatch, project: Path | None):
     of its own, then ``pytest`` on the generated mirrors in a fresh process."""
     from importlib.metadata import entry_points
 
-    from mirror.generator import generate
+    from mirror.product.generator import generate
 
     out = pytester.path / "mirrors"
     if project is not None:
         generate(project, out, method="scanner")
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    load = [] if any(e.value == "mirror.pytest_plugin"
-                     for e in entry_points(group="pytest11")) else ["-p", "mirror.pytest_plugin"]
+    load = [] if any(e.value == "mirror.product.pytest_plugin"
+                     for e in entry_points(group="pytest11")) else ["-p", "mirror.product.pytest_plugin"]
     return pytester.runpytest_subprocess(*load, str(out), "--leanmirror-profile", "dev",
                                          "-p", "no:cacheprovider")
 
@@ -247,7 +247,7 @@ def test_a_generated_mirror_whose_binding_fails_names_the_binding(fresh_project,
                                                                    pytester, monkeypatch):
     project = tmp_path / "later"
     shutil.copytree(fresh_project, project)
-    from mirror.generator import generate
+    from mirror.product.generator import generate
 
     generate(project, pytester.path / "mirrors", method="scanner")
     config = project / "pyproject.toml"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from bridge import fileio
-from mirror.fileio import (
+from mirror.judge.fileio import (
     DurableExampleDatabase,
     FileFormatError,
     append_jsonl,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bridge.extraction import extract
-from mirror.pipeline import CheckSettings, run
+from mirror.product.pipeline import CheckSettings, run
 from tests.product.conftest import REPO
 
 PROJECTS = REPO / "tests" / "fixtures" / "projects"

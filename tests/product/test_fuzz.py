@@ -13,9 +13,9 @@ import pytest
 
 from bridge.declaration import Declaration
 from bridge.errors import InvalidArgument
-from mirror.fileio import read_jsonl
-from mirror.fuzz import check_task, read_session_log, run_session, select_mirrors
-from mirror.pipeline import Mirror
+from mirror.judge.fileio import read_jsonl
+from mirror.product.fuzz import check_task, read_session_log, run_session, select_mirrors
+from mirror.product.pipeline import Mirror
 from tests.product.conftest import PYTHON, subprocess_env
 
 PLANTED = "Planted.a_false_square"
@@ -95,8 +95,8 @@ REPLAY_BOUND = 3
 
 def _planted_payload(project: Path, database: Path) -> tuple:
     from bridge.extraction import extract
-    from mirror.fuzz import _payloads
-    from mirror.pipeline import CheckSettings, build_mirrors
+    from mirror.product.fuzz import _payloads
+    from mirror.product.pipeline import CheckSettings, build_mirrors
 
     chosen = select_mirrors(build_mirrors(extract(project, method="scanner")), [PLANTED])
     return _payloads(chosen, project, "scanner", CheckSettings(database=database))[0]
@@ -128,7 +128,7 @@ def test_sigkill_loses_nothing_and_next_session_replays(planted_project, tmp_pat
     log = tmp_path / "fuzz.jsonl"
     database = tmp_path / "db"
     command = [
-        PYTHON, "-m", "mirror.cli", "fuzz", "--project", str(planted_project),
+        PYTHON, "-m", "mirror.product.cli", "fuzz", "--project", str(planted_project),
         "--method", "scanner", "--jobs", "1", "--time", "300", "--quiet",
         "--log", str(log), "--database", str(database),
     ]

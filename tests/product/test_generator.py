@@ -10,13 +10,13 @@ import pytest
 from bridge import term as T
 from bridge.declaration import Declaration, Extraction
 from bridge.errors import InvalidArgument
-from mirror.generator import (
+from mirror.product.generator import (
     GENERATED_MARK,
     GeneratedFileConflict,
     render_modules,
     sync_files,
 )
-from mirror.pipeline import Mirror, build_mirrors
+from mirror.product.pipeline import Mirror, build_mirrors
 from tests.product.conftest import REPO
 
 pytest_plugins = ["pytester"]
@@ -164,7 +164,7 @@ def test_hand_written_file_is_never_overwritten(tmp_path):
 
 
 def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
-    from mirror import cli
+    from mirror.product import cli
 
     project = tmp_path / "project"
     shutil.copytree(REPO / "lean", project / "lean")
@@ -173,7 +173,7 @@ def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
             shutil.copy(REPO / name, project / name)
     out = tmp_path / "mirrors"
     from bridge.extraction import extract
-    from mirror.pipeline import build_mirrors
+    from mirror.product.pipeline import build_mirrors
 
     mirrors = build_mirrors(extract(project, method="scanner"))
     sync_files(render_modules(mirrors, "../project"), out)  # what `leanmirror generate` writes
@@ -208,7 +208,7 @@ def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
 def test_generated_tests_run_under_pytest_with_a_profile(pytester, monkeypatch):
     from importlib.metadata import entry_points
 
-    from mirror.generator import generate
+    from mirror.product.generator import generate
     from tests.product.test_fuzz import PLANTED_LEAN
 
     project = pytester.path / "project"
@@ -219,7 +219,7 @@ def test_generated_tests_run_under_pytest_with_a_profile(pytester, monkeypatch):
     result = generate(project, out, method="scanner")
     assert sorted(p.name for p in result.written) == ["planted.py", "test_planted.py"]
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    load = [] if any(e.value == "mirror.pytest_plugin" for e in entry_points(group="pytest11")) else ["-p", "mirror.pytest_plugin"]
+    load = [] if any(e.value == "mirror.product.pytest_plugin" for e in entry_points(group="pytest11")) else ["-p", "mirror.product.pytest_plugin"]
     run = pytester.runpytest_subprocess(*load, str(out), "--leanmirror-profile", "dev", "-p", "no:cacheprovider")
     run.assert_outcomes(passed=3, failed=1)
     assert any("a_false_square" in line and "FAILED" in line for line in run.outlines)

@@ -6,14 +6,14 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from mirror.pytest_plugin import PROFILES, SWEEPS
+from mirror.product.pytest_plugin import PROFILES, SWEEPS
 from tests.product.conftest import REPO
 
 #: Load the plugin explicitly unless the installed distribution's entry point does it.
 _LOAD = (
     []
-    if any(e.value == "mirror.pytest_plugin" for e in entry_points(group="pytest11"))
-    else ["-p", "mirror.pytest_plugin"]
+    if any(e.value == "mirror.product.pytest_plugin" for e in entry_points(group="pytest11"))
+    else ["-p", "mirror.product.pytest_plugin"]
 )
 
 pytest_plugins = ["pytester"]
@@ -85,7 +85,7 @@ def test_check_settings_follow_the_profile(pytester, monkeypatch, tmp_path):
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     pytester.makepyfile(
         test_settings="""
-from mirror.pytest_plugin import check_settings
+from mirror.product.pytest_plugin import check_settings
 
 def test_it():
     s = check_settings()

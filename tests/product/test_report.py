@@ -10,10 +10,10 @@ from html.parser import HTMLParser
 import pytest
 
 from bridge.errors import InvalidArgument
-from mirror import report as report_module
-from mirror.pipeline import RunResult
-from mirror.report import build_report, render_html, render_markdown, write_report
-from mirror.result import StatementResult
+from mirror.product import report as report_module
+from mirror.product.pipeline import RunResult
+from mirror.product.report import build_report, render_html, render_markdown, write_report
+from mirror.judge.result import StatementResult
 
 
 def test_summary_counts_match_the_results(meta, results):

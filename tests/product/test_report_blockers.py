@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bridge.declaration import Diagnostic
-from mirror.report import blocker_key, build_report, render_html, render_markdown, write_report
-from mirror.result import StatementResult
+from mirror.product.report import blocker_key, build_report, render_html, render_markdown, write_report
+from mirror.judge.result import StatementResult
 from tests.product.conftest import PYTHON, REPO, scanner_meta, subprocess_env
 
 CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium")
@@ -22,7 +22,7 @@ TOOL = REPO / "tools" / "check_report_html.py"
 @pytest.mark.parametrize(
     "status, reason, notation, key",
     [
-        ("untranslatable", "cannot translate constant Nat.Prime: it is not in mirror.vocabulary.FUNCTIONS "
+        ("untranslatable", "cannot translate constant Nat.Prime: it is not in mirror.translate.vocabulary.FUNCTIONS "
          "and the project does not define it; add it there or bind an implementation", None,
          "unknown constant Nat.Prime"),
         ("unbound", "cannot translate definition Real.tanPartialHomeomorph: no body is available and no "
@@ -53,7 +53,7 @@ def _result(name: str, module: str, status: str | None, reason: str | None = Non
 
 def _run():
     """Three modules: one with a tested row, one with only a refuted row, two fully blocked."""
-    unknown = "cannot translate constant Foo.bar: it is not in mirror.vocabulary.FUNCTIONS"
+    unknown = "cannot translate constant Foo.bar: it is not in mirror.translate.vocabulary.FUNCTIONS"
     unparsed = "cannot translate statement: the statement did not parse"
     results = [
         _result("A.ok", "A", "tested"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mirror.report import write_report
+from mirror.product.report import write_report
 from tests.product.conftest import PYTHON, REPO, subprocess_env
 
 CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium")

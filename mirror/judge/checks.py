@@ -1,0 +1,541 @@
+"""Checks: run a generated property and decide what the evidence supports.
+
+Three kinds of evidence, never overstated (DESIGN.md):
+
+- **symbolic** — sympy reduces the statement to true (closed statements are evaluated exactly;
+  scalar equations are simplified); recorded with the method.
+- **tested** — Hypothesis examples (shrinking, example database replayed first) plus a
+  vectorized sweep (many NumPy draws in one call). float64 is only the fast filter: a draw
+  whose value fails, or holds only within the tolerance of a relation's boundary, is decided
+  exactly (:mod:`mirror.judge.exact`) before it counts. The count of decided examples, the largest
+  error seen and the tolerance are recorded.
+- **refuted** — a counterexample whose hypotheses hold and whose conclusion fails when
+  decided exactly. An implementation's float-only mismatch with its Lean definition is
+  **inconclusive**, and so is a statement whose draws are mostly rejected by its hypotheses.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import sympy as sp
+from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
+from hypothesis.reporting import with_reporter
+
+from mirror.judge.fileio import open_example_database
+from mirror.judge.guard import Guard
+from mirror.judge.exact import FAILS, HOLDS, VACUOUS, Decision, decide
+from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
+from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
+                               unambiguous_size)
+from mirror.translate.reals import known_nonzero
+
+#: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
+#: margin, and the tolerance of an implementation against its Lean definition.
+FLOAT_TOLERANCE = 1e-9
+#: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
+#: the rest of the fragile ones are not counted as examples.
+SWEEP_EXACT = 64
+#: Seconds of exact decisions per statement; past them, draws float64 cannot settle beyond
+#: doubt are not counted (said in the method), and a float64 counterexample is not decided.
+EXACT_SECONDS = 10.0
+#: Draws in one Hypothesis example at most (evaluated in one vectorized call).
+DRAWS_PER_EXAMPLE = 16
+
+
+@dataclass
+class Outcome:
+    """What one property run found."""
+
+    status: str
+    examples: int = 0
+    rejected: int = 0
+    max_error: float = 0.0
+    tolerance: float = FLOAT_TOLERANCE
+    counterexample: dict[str, Any] | None = None
+    reason: str | None = None
+    method: str = ""
+    float_mismatches: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
+    "pass", "reject", "refuted", "float-only", "undecided", "skipped")
+
+
+@dataclass
+class Tally:
+    """Counts of one property run, shared by the Hypothesis phase and the sweep."""
+
+    valid: int = 0
+    rejected: int = 0
+    exact: int = 0
+    resolved: int = 0
+    undecided: int = 0
+    skipped: int = 0
+    float_only: int = 0
+    float_example: tuple[dict[str, Any], float] | None = None
+    max_error: float = 0.0
+    counterexample: tuple[dict[str, Any], float, Decision] | None = None
+    exact_methods: dict[str, int] = field(default_factory=dict)
+
+
+class _Found(Exception):
+    """A decided counterexample: Hypothesis shrinks it and raises the smallest one again."""
+
+    def __init__(self, example: dict[str, Any], err: float, decision: Decision) -> None:
+        super().__init__("counterexample decided exactly")
+        self.example, self.err, self.decision = example, err, decision
+
+
+def _silent(value: object) -> None:
+    """A Hypothesis reporter that prints nothing."""
+
+
+class _ExactSpent(BaseException):
+    """Stops Hypothesis once the exact-decision time is spent (more draws would not count)."""
+
+
+class _Enough(BaseException):
+    """Stops Hypothesis once the phase's examples have passed."""
+
+
+class _OutOfBudget(BaseException):
+    """Stops Hypothesis when the time budget is spent (the examples so far still count)."""
+
+
+class Judge:
+    """Classifies draws: float64 decides the clear ones, :func:`mirror.judge.exact.decide` the rest."""
+
+    def __init__(self, function: Callable, plan: dict, bindings: dict[str, Callable],
+                 bound: bool, tally: Tally) -> None:
+        self.function = function
+        self.plan = plan
+        self.bindings = bindings
+        self.bound = bound
+        self.tally = tally
+        self._decided: dict[bytes, Decision] = {}
+        self.last_decision: Decision | None = None
+        self.exact_seconds = 0.0
+
+    def _key(self, example: dict[str, Any]) -> bytes:
+        return b"|".join(np.ascontiguousarray(example[e["name"]]).tobytes()
+                         for e in self.plan["variables"])
+
+    def decide(self, example: dict[str, Any]) -> Decision:
+        """The exact decision at ``example``, computed once per distinct example of the run
+        (small discrete domains repeat draws)."""
+        key = self._key(example)
+        decision = self._decided.get(key)
+        if decision is None:
+            started = time.monotonic()
+            decision = decide(self.function, self.plan, example, self.bindings)
+            self.exact_seconds += time.monotonic() - started
+            self._decided[key] = decision
+            self.tally.exact += 1
+            kind = ("mpmath at rising precision" if decision.method.startswith("mpmath")
+                    else decision.method.split(" up to ")[0])
+            self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
+        return decision
+
+    def settled(self, hyp, concl, hyp_sure, concl_sure) -> tuple:
+        """``(passes, rejects)``: the draws float64 alone settles (booleans or arrays). With a
+        bound implementation the float comparison is the check; otherwise a draw passes only
+        when its hypotheses and conclusion hold beyond doubt, and is rejected only when its
+        hypotheses fail beyond doubt."""
+        if self.bound:
+            return hyp & concl, ~hyp
+        return hyp & concl & hyp_sure & concl_sure, ~hyp & hyp_sure
+
+    def classify(self, example: dict[str, Any], hyp: bool, concl: bool, hyp_sure: bool,
+                 concl_sure: bool, err: float, exact_allowed: bool = True) -> str:
+        """One draw: ``hyp``/``concl`` are its float64 truth values, ``*_sure`` whether float64
+        decides them beyond doubt (:class:`~mirror.evaluate.runtime.Truth`), ``err`` the conclusion's
+        deviation. ``exact_allowed=False``: an unsure draw that float64 does not call a
+        counterexample is skipped (not counted) instead of decided exactly."""
+        tally = self.tally
+        passes, rejects = self.settled(*map(np.bool_, (hyp, concl, hyp_sure, concl_sure)))
+        if rejects:
+            tally.rejected += 1
+            return REJECT
+        if passes:
+            return self._pass(err)
+        if self.bound:
+            # an implementation is compared with its Lean definition within the tolerance
+            decision = self.last_decision = decide(self.function, self.plan, example,
+                                                   self.bindings, tolerance=FLOAT_TOLERANCE)
+            if decision.verdict == FAILS:
+                return self._refute(example, err, decision)
+            tally.float_only += 1
+            if tally.float_example is None:
+                tally.float_example = (dict(example), err)
+            return FLOAT_ONLY
+        fragile = not (hyp_sure and concl_sure)
+        # an example decided before is decided the same way again (Hypothesis replays it)
+        known = self._key(example) in self._decided
+        if fragile and not exact_allowed and not (hyp and not concl) and not known:
+            tally.skipped += 1
+            return SKIPPED
+        if self.exact_seconds >= EXACT_SECONDS and not known:
+            # the statement's exact-decision time is spent: nothing more is counted
+            tally.skipped += 1
+            return SKIPPED
+        decision = self.last_decision = self.decide(example)
+        if decision.verdict == HOLDS:
+            if hyp and not concl:
+                tally.resolved += 1
+            return self._pass(0.0 if fragile else err)
+        if decision.verdict == VACUOUS:
+            tally.rejected += 1
+            return REJECT
+        if decision.verdict == FAILS:
+            return self._refute(example, err, decision)
+        tally.undecided += 1
+        tally.rejected += 1
+        return UNSETTLED
+
+    def _pass(self, err: float) -> str:
+        self.tally.valid += 1
+        if np.isfinite(err):
+            self.tally.max_error = max(self.tally.max_error, err)
+        return PASS
+
+    def _refute(self, example: dict[str, Any], err: float, decision: Decision) -> str:
+        self.tally.valid += 1
+        if self.tally.counterexample is None:
+            self.tally.counterexample = (dict(example), err, decision)
+        return REFUTED
+
+
+def holds(truth) -> np.ndarray:
+    """A proposition's float64 truth: exact, or within the tolerance of an equation."""
+    return np.asarray(truth.ok) | np.asarray(truth.exact)
+
+
+def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tuple:
+    """Run ``function`` on batched ``values``; ``(valid, hypotheses, conclusion)``.
+    Floating-point warnings are off for the whole evaluation (:mod:`mirror.evaluate.runtime`)."""
+    try:
+        with np.errstate(all="ignore"):
+            hyp, concl = function(rt, **values)
+    except OutOfDomain:
+        invalid = np.ones(rt.batch, dtype=bool)
+        return ~invalid, None, None
+    valid = ~rt.invalid
+    return valid, hyp, concl
+
+
+def _plain(value: Any) -> Any:
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        item = arr.item()
+        if isinstance(item, complex):
+            return {"re": item.real, "im": item.imag}
+        return item
+    if np.iscomplexobj(arr):
+        return {"re": arr.real.tolist(), "im": arr.imag.tolist()}
+    return arr.tolist()
+
+
+def readable(example: dict[str, Any]) -> dict[str, Any]:
+    """A counterexample as JSON-ready Lean-named values."""
+    return {name: _plain(value) for name, value in example.items()}
+
+
+def run_property(
+    function: Callable,
+    plan: dict,
+    *,
+    name: str,
+    bindings: dict[str, Callable] | None = None,
+    bound: bool = False,
+    max_examples: int = 200,
+    sweep: int = 512,
+    seed: int = 0,
+    database: Path | None = None,
+    time_budget: float | None = None,
+    max_reject_fraction: float = 0.5,
+    digest: str = "",
+) -> Outcome:
+    """Hypothesis examples, then a vectorized sweep; what float64 cannot settle is decided
+    exactly. ``time_budget`` (seconds) is honoured between examples and sweep batches: the
+    examples decided before it ran out still count."""
+    bindings = bindings or {}
+    if not plan["variables"]:
+        # a closed statement has exactly one example
+        max_examples, sweep = min(max_examples, 1), min(sweep, 1)
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    tally = Tally()
+    judge = Judge(function, plan, bindings, bound, tally)
+    methods = []
+    out_of_time = False
+    if max_examples > 0:
+        out_of_time = _hypothesis_phase(judge, name, digest, max_examples, database, deadline)
+        methods.append(f"hypothesis ({max_examples} max examples)")
+    if tally.counterexample is None and sweep > 0 and not out_of_time:
+        out_of_time = _sweep(judge, sweep, seed, deadline)
+        methods.append(f"vectorized sweep ({sweep} draws)")
+    return _summarize(tally, methods, out_of_time, max_reject_fraction)
+
+
+def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
+                      database: Path | None, deadline: float | None) -> bool:
+    """Run the Hypothesis phase; ``True`` when the time budget ran out during it.
+
+    A Hypothesis example is a list of up to :data:`DRAWS_PER_EXAMPLE` draws, evaluated in
+    one vectorized call (draws of one shape together) and classified draw by draw: the
+    engine's own cost per example is spread over several draws, and shrinking a failing list
+    deletes the draws that do not fail and simplifies the one that does. The phase ends once
+    ``max_examples`` draws have passed."""
+    plan, nat_domain = judge.plan, judge.plan["settings"]["nat_domain"]
+    start_valid = judge.tally.valid
+    found: _Found | None = None
+
+    def check_draws(draws: list[dict[str, Any]]) -> None:
+        nonlocal found
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfBudget()
+        if judge.tally.valid - start_valid >= max_examples and found is None:
+            raise _Enough()  # (never while a counterexample is being shrunk)
+        passed = False
+        for group in group_by_shape(draws, plan):
+            # padded with copies of its last draw to a size no array dimension shares
+            size = unambiguous_size(group)
+            padded = group + group[-1:] * (size - len(group))
+            rt = NumpyRuntime(size, nat_domain, FLOAT_TOLERANCE, judge.bindings)
+            valid, hyp, concl = evaluate(judge.function, plan, stack(padded, plan), rt)
+            for index, example in enumerate(group):
+                if hyp is None or not valid[index] or rt.impl_nonfinite[index]:
+                    judge.tally.rejected += 1
+                    continue
+                err = 0.0 if concl.exact[index] else float(concl.err[index])
+                kind = judge.classify(example, bool(holds(hyp)[index]),
+                                      bool(holds(concl)[index]), bool(hyp.sure[index]),
+                                      bool(concl.sure[index]), err)
+                if kind == REFUTED:
+                    # (the judge keeps the first one, should the budget end the shrinking)
+                    found = _Found(dict(example), err, judge.last_decision)
+                    raise found
+                if kind == SKIPPED and judge.exact_seconds >= EXACT_SECONDS:
+                    raise _ExactSpent()
+                passed = passed or kind == PASS
+                if deadline is not None and time.monotonic() > deadline:
+                    raise _OutOfBudget()
+        if not passed:
+            assume(False)
+
+    db = open_example_database(database)
+    # the database key: one per statement (Hypothesis reads it from the inner test)
+    check_draws._hypothesis_internal_add_digest = f"{name}|{digest}".encode()
+    configured = hsettings(
+        max_examples=max_examples,
+        database=db,
+        deadline=None,
+        derandomize=db is None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+        report_multiple_bugs=False,
+    )(given(st.lists(examples(plan), min_size=1, max_size=DRAWS_PER_EXAMPLE))(check_draws))
+    try:
+        with with_reporter(_silent):  # leanmirror reports what Hypothesis found itself
+            configured()
+    except _Found as shrunk:  # the shrunk counterexample
+        judge.tally.counterexample = (shrunk.example, shrunk.err, shrunk.decision)
+    except _OutOfBudget:
+        return True
+    except (_ExactSpent, _Enough):
+        pass
+    except (HypothesisUnsatisfiable, Flaky):
+        # Flaky: a replayed draw was skipped by the exact-decision budget the second time;
+        # the examples decided so far stand
+        pass
+    return False
+
+
+def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
+    """Vectorized draws; ``True`` when the time budget ran out during the sweep."""
+    plan, tally = judge.plan, judge.tally
+    rng = np.random.default_rng(seed)
+    nat_domain = plan["settings"]["nat_domain"]
+    batch = 64 if judge.bindings else 256
+    remaining = sweep
+    exact_left = SWEEP_EXACT
+    while remaining > 0 and tally.counterexample is None:
+        if deadline is not None and time.monotonic() > deadline:
+            return True
+        size = min(batch, remaining)
+        remaining -= size
+        values = sample_batch(plan, rng, size)
+        pre_valid = values.pop("__valid__")
+        rt = NumpyRuntime(size, nat_domain, FLOAT_TOLERANCE, judge.bindings)
+        named = {e["param"]: values[e["name"]] for e in plan["variables"]}
+        valid, hyp, concl = evaluate(judge.function, plan, named, rt)
+        if hyp is None:
+            tally.rejected += size
+            continue
+        usable = pre_valid & valid & ~rt.impl_nonfinite
+        tally.rejected += int(size - usable.sum())
+        hyp_ok, concl_ok = holds(hyp), holds(concl)
+        errors = np.where(concl.exact, 0.0, concl.err)
+        # clear float64 decisions in bulk
+        passes, rejects = judge.settled(hyp_ok, concl_ok, hyp.sure, concl.sure)
+        clear_pass, clear_reject = usable & passes, usable & rejects
+        tally.valid += int(clear_pass.sum())
+        tally.rejected += int(clear_reject.sum())
+        if clear_pass.any():
+            tally.max_error = max(tally.max_error, float(np.nanmax(np.where(clear_pass, errors,
+                                                                            0.0))))
+        # the rest one by one: failures first (at most 5 a batch), then the closest calls
+        rest = usable & ~clear_pass & ~clear_reject
+        failing = np.flatnonzero(rest & hyp_ok & ~concl_ok)[:5]
+        others = np.flatnonzero(rest & ~(hyp_ok & ~concl_ok))
+        others = others[np.argsort(-np.nan_to_num(errors[others], nan=np.inf))]
+        skipped_failures = int((rest & hyp_ok & ~concl_ok).sum()) - len(failing)
+        tally.rejected += skipped_failures
+        for index in [*failing, *others]:
+            example = {e["name"]: np.asarray(values[e["name"]])[index] for e in plan["variables"]}
+            exacts = judge.tally.exact
+            kind = judge.classify(example, bool(hyp_ok[index]), bool(concl_ok[index]),
+                                  bool(hyp.sure[index]), bool(concl.sure[index]),
+                                  float(errors[index]), exact_left > 0)
+            exact_left -= judge.tally.exact - exacts
+            if kind == REFUTED:
+                return False
+            if deadline is not None and time.monotonic() > deadline:
+                return True
+    return False
+
+
+def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
+               max_reject_fraction: float) -> Outcome:
+    outcome = Outcome(status="tested", examples=tally.valid, rejected=tally.rejected,
+                      max_error=tally.max_error, tolerance=FLOAT_TOLERANCE)
+    notes = []
+    if tally.exact:
+        how = ", ".join(f"{n} by {m}" for m, n in sorted(tally.exact_methods.items()))
+        notes.append(f"{tally.exact} distinct draw(s) decided exactly ({how})")
+    if tally.resolved:
+        notes.append(f"{tally.resolved} float64 mismatch(es) resolved by exact decision")
+    if tally.skipped:
+        notes.append(f"{tally.skipped} draw(s) float64 could not settle were not decided "
+                     "exactly (exact-decision budget spent) and not counted")
+    if tally.undecided:
+        notes.append(f"{tally.undecided} draw(s) no precision could decide (not counted)")
+    if out_of_time:
+        notes.append("stopped by the time budget")
+    outcome.method = " + ".join(methods) + "".join(f"; {n}" for n in notes)
+    outcome.notes = notes
+    total = outcome.examples + outcome.rejected
+    if tally.counterexample is not None:
+        example, err, decision = tally.counterexample
+        outcome.status = "refuted"
+        outcome.counterexample = readable(example)
+        outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
+        outcome.reason = (
+            f"counterexample decided by {decision.method}: the hypotheses hold and the "
+            f"conclusion fails (error {decision.error:.3g}, float64 error {err:.3g})"
+        )
+    elif tally.float_only:
+        example, err = tally.float_example
+        outcome.status = "inconclusive"
+        outcome.counterexample = readable(example)
+        outcome.max_error = max(outcome.max_error, err)
+        outcome.reason = (
+            f"{tally.float_only} float64 mismatch(es) of the implementation that 50-digit "
+            f"re-evaluation does not confirm (largest float64 error {err:.3g})"
+        )
+    elif total == 0:
+        outcome.status = "inconclusive"
+        outcome.reason = "no example was drawn" + (" before the time budget ran out"
+                                                   if out_of_time else "")
+    elif outcome.rejected > max_reject_fraction * total:
+        outcome.status = "inconclusive"
+        outcome.reason = (
+            f"{outcome.rejected} of {total} draws rejected by the hypotheses, outside the "
+            "sampled domain" + (", or undecided" if tally.undecided else "")
+        )
+    return outcome
+
+
+# ---- symbolic -----------------------------------------------------------------------------------
+
+
+#: Seconds one symbolic attempt may take before it gives up (the statement is then tested).
+SYMBOLIC_LIMIT = 10.0
+
+#: sympy functions whose meaning is Lean's on every argument (no junk value differs).
+_FAITHFUL_FUNCTIONS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs, sp.atan,
+                       sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.re, sp.im)
+
+
+def settle_symbolically(statement, time_limit: float | None = None) -> str | None:
+    """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
+
+    sympy reasons over ℝ and ℂ, so a statement is only settled when every node of its
+    translation means in sympy what it means in Lean (:func:`faithful`): Lean's junk values
+    live in opaque functions (``LeanDiv``, ``NatSub``, ``LeanLog``…) that sympy cannot
+    simplify away. The attempt is bounded by :data:`SYMBOLIC_LIMIT` seconds, or by
+    ``time_limit`` when that is shorter."""
+    if statement.hypotheses:
+        return None
+    concl = statement.conclusion
+    if not faithful(concl):
+        return None
+    if concl is sp.true:
+        return "sympy: the statement evaluates to True exactly"
+    if concl is sp.false:
+        return None
+    guard = Guard(SYMBOLIC_LIMIT if time_limit is None else max(min(time_limit, SYMBOLIC_LIMIT),
+                                                                 1e-3))
+    if not statement.variables:
+        value = guard.call("doit", lambda: concl.doit() if hasattr(concl, "doit") else concl)
+        if value is sp.true and faithful(value):
+            return "sympy: exact rational evaluation of the closed statement"
+        if value is not None and guard.call("simplify", sp.simplify, value) is sp.true:
+            return "sympy: simplification of the closed statement"
+    if isinstance(concl, sp.Equality):
+        difference = concl.lhs - concl.rhs
+        if sp.count_ops(difference) > 80:
+            return None
+        if guard.call("simplify", sp.simplify, difference) == 0:
+            return "sympy: simplify(lhs - rhs) = 0"
+        rewritten = guard.call("rewrite", difference.rewrite, sp.exp)
+        if rewritten is not None and guard.call("simplify", sp.simplify, rewritten) == 0:
+            return "sympy: simplify(rewrite(lhs - rhs, exp)) = 0"
+    return None
+
+
+def faithful(expr) -> bool:
+    """Does sympy's meaning of ``expr`` agree with Lean's everywhere? No infinities or NaN
+    from a division by zero, no sympy function whose value differs from Lean's junk value
+    (``log`` of a number not known positive, ``tan``, a power with a negative or fractional
+    exponent of a base not known non-zero / non-negative), only known function classes."""
+    if not isinstance(expr, sp.Basic):
+        return False
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Pow):
+            base, exponent = node.args
+            if exponent.is_negative is not False and not known_nonzero(base):
+                return False
+            if exponent.is_integer is not True and base.is_nonnegative is not True:
+                return False
+        elif isinstance(node, sp.log):
+            if node.args[0].is_positive is not True:
+                return False
+        elif type(node).__module__.startswith("mirror."):
+            continue  # leanmirror's own vocabulary: Lean's semantics, opaque to sympy
+        elif isinstance(node, sp.Function) and not isinstance(node, _FAITHFUL_FUNCTIONS):
+            return False
+    return True
+
+
+__all__ = ["Judge", "Outcome", "Tally", "evaluate", "faithful", "holds", "readable",
+           "run_property", "settle_symbolically"]

@@ -1,0 +1,687 @@
+"""The ``leanmirror`` command line.
+
+Three workflows (see ``DESIGN.md``):
+
+- a Lean author changed a theorem: ``leanmirror status``, then ``leanmirror generate``;
+- a numerics engineer changed a kernel: ``leanmirror fuzz`` (or ``pytest mirrors/``);
+- a reviewer wants the coverage: ``leanmirror report``.
+
+Every command turns the problems a user can meet — a missing project, a broken lock, an
+unreadable file, an interrupted run — into ONE line ``leanmirror: error: <problem>; <fix>``
+on stderr and exit status 2; files are written atomically, so nothing is left half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from bridge.errors import (
+    ExportFormatError,
+    InvalidArgument,
+    LeanMirrorError,
+    LockError,
+    ProjectError,
+    ToolchainFailure,
+    ToolchainNotFound,
+)
+from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT
+
+#: File names that mark a Lake project root.
+LAKEFILES = ("lakefile.toml", "lakefile.lean")
+#: The statement lock, relative to the project, unless ``--lock`` says otherwise.
+DEFAULT_LOCK = "leanmirror.lock"
+#: Extracted declarations, relative to the project, unless ``--out`` says otherwise.
+DEFAULT_DECLARATIONS = Path(".leanmirror") / "declarations.json"
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+_METHODS = ("auto", "exporter", "scanner", "dojo")
+_FIXES: tuple[tuple[type, str], ...] = (
+    (ProjectError, "pass --project with a directory that contains lakefile.toml"),
+    (LockError, "recreate the lock with `leanmirror extract` (it writes the lock)"),
+    (ToolchainNotFound, "install Lean with elan, or use --method scanner"),
+    (ToolchainFailure, "run `lake build` in the project to see Lean's own messages"),
+    (ExportFormatError, "rebuild the exporter (`lake build leanmirror-export`) and retry"),
+    (InvalidArgument, "see `leanmirror COMMAND --help` for the accepted values"),
+)
+
+_EPILOG = """\
+workflows:
+  a Lean author changed a theorem      leanmirror status; leanmirror generate
+  a numerics engineer changed a kernel leanmirror fuzz --time 600   (or: pytest mirrors/)
+  a reviewer wants the coverage        leanmirror report --out report/
+
+exit status: 0 success, 1 findings (stale lock or mirrors, refuted statements),
+2 error (one line on stderr: "leanmirror: error: <problem>; <fix>").
+"""
+
+
+class CommandError(LeanMirrorError, RuntimeError):
+    """A command cannot proceed; the message carries the problem and the fix."""
+
+
+def find_project(start: Path | None = None) -> Path:
+    """The directory with a lakefile from ``start`` (default: cwd) upward, else the repo root.
+
+    The repository root is the directory containing the installed ``mirror`` package (the
+    bundled Lean project lives there).
+    """
+    here = (start or Path.cwd()).resolve()
+    for directory in (here, *here.parents):
+        if any((directory / name).is_file() for name in LAKEFILES):
+            return directory
+    bundled = Path(__file__).resolve().parents[2]
+    if any((bundled / name).is_file() for name in LAKEFILES):
+        return bundled
+    raise ProjectError(
+        f"no Lake project (lakefile.toml) in {str(here)!r} or its parents, and none bundled "
+        f"at {str(bundled)!r}"
+    )
+
+
+def resolve_project(value: str | None) -> Path:
+    """The project a command works on: ``--project`` (checked) or :func:`find_project`."""
+    if value is None:
+        return find_project()
+    path = Path(value).expanduser()
+    if not path.exists():
+        raise ProjectError(f"project {value!r} does not exist")
+    if not path.is_dir():
+        raise ProjectError(f"project {value!r} is not a directory")
+    if not any((path / name).is_file() for name in LAKEFILES):
+        raise ProjectError(f"project {value!r} has no lakefile.toml")
+    return path.resolve()
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"got {text!r}; expected a positive integer") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"got {value}; expected a positive integer")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"got {text!r}; expected seconds > 0") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"got {text!r}; expected seconds > 0")
+    return value
+
+
+def _lock_path(project: Path, value: str | None) -> Path:
+    return Path(value) if value else project / DEFAULT_LOCK
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from bridge.extraction import extract, write_declarations
+    from bridge.lock import write_lock
+
+    extraction = extract(project, method=args.method)
+    out = Path(args.out) if args.out else project / DEFAULT_DECLARATIONS
+    lock = _lock_path(project, args.lock)
+    write_declarations(extraction, out)
+    write_lock(extraction, lock)
+    meta = extraction.meta
+    kernel = "kernel checked" if meta.get("kernel") else "no kernel ran"
+    print(
+        f"extracted {len(extraction.declarations)} declarations "
+        f"({meta.get('method', args.method)}, {kernel}), "
+        f"{len(extraction.diagnostics)} diagnostics"
+    )
+    for diagnostic in extraction.diagnostics:
+        print(f"  {diagnostic}", file=sys.stderr)
+    print(f"declarations: {out}\nlock: {lock}")
+    return EXIT_OK
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    lock_file = _lock_path(project, args.lock)
+    if not lock_file.is_file():
+        raise LockError(f"no statement lock at {str(lock_file)!r}")
+    from bridge.extraction import extract
+    from bridge.lock import compare, read_lock
+
+    lock = read_lock(lock_file)
+    diff = compare(lock, extract(project, method=args.method))
+    for label, names in (("new", diff.new), ("changed", diff.changed), ("removed", diff.removed)):
+        for name in sorted(names):
+            print(f"{label:8} {name}")
+    if diff.is_stale:
+        print(
+            f"stale: {len(diff.new)} new, {len(diff.changed)} changed, {len(diff.removed)} "
+            "removed; run `leanmirror generate`, review, then `leanmirror extract`"
+        )
+        return EXIT_FINDINGS
+    print(f"up to date with {lock_file}")
+    return EXIT_OK
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from mirror.product.pipeline import show
+
+    print(show(project, args.name, method=args.method, statement_timeout=args.statement_timeout))
+    return EXIT_OK
+
+
+def _progress_bar(desc: str) -> tuple[Any, Callable[[Any], None]]:
+    from tqdm import tqdm
+
+    # disable=None: no bar when stderr is not a terminal (CI logs stay readable)
+    bar = tqdm(desc=desc, unit="stmt", file=sys.stderr, dynamic_ncols=True, disable=None)
+
+    def advance(result: Any) -> None:
+        bar.update(1)
+        bar.set_postfix_str(str(getattr(result, "name", ""))[-40:])
+
+    return bar, advance
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from mirror.product.pipeline import CheckSettings, run
+    from mirror.product.report import write_report
+
+    settings = CheckSettings(seed=args.seed, statement_timeout=args.statement_timeout)
+    if args.examples is not None:
+        settings.max_examples = args.examples
+    bar, advance = _progress_bar("report")
+    try:
+        result = run(project, method=args.method, settings=settings, progress=advance)
+    finally:
+        bar.close()
+    written = write_report(Path(args.out), result)
+    for fmt, path in written.items():
+        print(f"{fmt}: {path}")
+    return EXIT_OK
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from mirror.product.generator import generate
+
+    result = generate(project, Path(args.out), check=args.check, method=args.method,
+                      statement_timeout=args.statement_timeout)
+    if args.check:
+        if result.stale:
+            for path in result.stale:
+                print(f"stale: {path}")
+            print(f"{len(result.stale)} generated files are stale; run `leanmirror generate`")
+            return EXIT_FINDINGS
+        print(f"{len(result.expected)} generated files up to date in {args.out}")
+        return EXIT_OK
+    for path in result.written:
+        print(f"wrote {path}")
+    for path in result.removed:
+        print(f"removed {path}")
+    unchanged = len(result.expected) - len(result.written)
+    print(f"{len(result.written)} written, {len(result.removed)} removed, {unchanged} unchanged")
+    return EXIT_OK
+
+
+def _cmd_fuzz(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from mirror.product.fuzz import run_session
+
+    summary = run_session(
+        project,
+        select=args.select or None,
+        examples=args.examples,
+        time_budget=args.time,
+        jobs=args.jobs,
+        log=args.log,
+        database=args.database,
+        ray=args.ray,
+        progress=not args.quiet,
+        method=args.method,
+        seed=args.seed,
+        statement_timeout=args.statement_timeout,
+    )
+    statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
+    print(
+        f"fuzz {summary.session}: {summary.done}/{summary.statements} statements, "
+        f"{summary.examples} examples, {len(summary.failures)} refuted ({statuses}) "
+        f"in {summary.elapsed:.1f} s; log {summary.log}"
+    )
+    if summary.stopped:
+        print(f"stopped early: {summary.stopped}")
+    for name in summary.failures:
+        print(f"refuted: {name}")
+    return EXIT_FINDINGS if summary.failures else EXIT_OK
+
+
+def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
+    """Op Spec name → ``tested`` when its kernel passed conformance against the Lean definition.
+
+    A NumPy kernel is never ``proved``: no Lean proof is about it. The evidence comes from a
+    report JSON (``--report``) or from a conformance run of the Op Specs' definitions now."""
+    from mirror.bundled.models.spec import conformance_names, op_statuses
+
+    if args.report is not None:
+        path = Path(args.report)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            rows = data["statements"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CommandError(
+                f"--report {args.report!r} is not a readable report.json ({exc}); "
+                "run `leanmirror report` first or leave --report out"
+            ) from exc
+        results = [(r.get("name", ""), r.get("mirror_status")) for r in rows]
+    else:
+        from mirror.product.pipeline import CheckSettings, run
+
+        project = resolve_project(args.project)
+        settings = CheckSettings(max_examples=args.examples, sweep=64)
+        run_result = run(project, method=args.method, settings=settings,
+                         select=sorted(conformance_names()))
+        results = [(r.name, r.mirror_status) for r in run_result.results]
+    return op_statuses(results)
+
+
+def _cmd_models(args: argparse.Namespace) -> int:
+    from mirror.bundled.models.spec import available_model_specs, load_model_spec, node_statuses
+
+    keys = args.model or available_model_specs()
+    unknown = [k for k in keys if k not in available_model_specs()]
+    if unknown:
+        raise CommandError(
+            f"--model {unknown[0]!r} is not a bundled model spec; "
+            f"choose from {', '.join(available_model_specs())}"
+        )
+    op_status = _op_statuses(args)
+    for key in keys:
+        spec = load_model_spec(key)
+        rows = node_statuses(spec, op_status)
+        counts = Counter(status for _, _, status in rows)
+        summary = ", ".join(f"{counts[s]} {s}" for s in ("proved", "tested", "UNKNOWN") if counts[s])
+        print(f"{spec.name} ({key}): {len(rows)} nodes — {summary}")
+        width = max((len(node) for node, _, _ in rows), default=4)
+        for node, op, status in rows:
+            print(f"  {node:<{width}}  {op:<18}  {status}")
+    return EXIT_OK
+
+
+def _cmd_experiment(args: argparse.Namespace) -> int:
+    from mirror.bundled.experiments import fractional
+
+    options: dict[str, Any] = {}
+    if args.seeds is not None:
+        options["seeds"] = tuple(range(args.seeds))
+    if args.steps is not None:
+        options["steps"] = args.steps
+    if args.cifar is not None:
+        cifar = Path(args.cifar)
+        if not cifar.is_dir():
+            raise CommandError(
+                f"--cifar {args.cifar!r} is not a directory; pass the directory of the CIFAR-10 "
+                "python batches (data_batch_1 … test_batch) or leave --cifar out"
+            )
+        options["dataset"] = str(cifar)
+    out = Path(args.out)
+    results = fractional.run(out, **options)
+    summary = results.get("summary", {}) if isinstance(results, dict) else {}
+    for kind, row in summary.items():
+        accuracy = row.get("val_accuracy", {})
+        loss = row.get("final_train_loss", {})
+        speed = row.get("ms_per_step", {})
+        print(
+            f"{kind:10s} val. accuracy {accuracy.get('mean', float('nan')):.4f} "
+            f"± {accuracy.get('std', float('nan')):.4f}  final loss "
+            f"{loss.get('mean', float('nan')):.3g}  {speed.get('mean', float('nan')):.1f} ms/step"
+        )
+    print(f"results: {out / 'results.json'}")
+    return EXIT_OK
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from bridge.extraction import extract
+    from mirror.bind.onboarding import init_section, write_init
+
+    extraction = extract(project, method=args.method)
+    if args.print:
+        print(init_section(extraction), end="")
+        return EXIT_OK
+    path = write_init(project, extraction)
+    print(f"wrote [tool.leanmirror] to {path}; uncomment the bindings you implement, then run "
+          "`leanmirror bindings`")
+    return EXIT_OK
+
+
+def _cmd_bindings(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from bridge.extraction import extract
+    from mirror.bind.registry import binding_rows, load_registry
+
+    registry = load_registry(project, extract(project, method=args.method).by_name())
+    rows = binding_rows(registry)
+    print(f"{len(rows)} binding(s) in {registry.config.where}")
+    for row in rows:
+        if row["loads"]:
+            print(f"ok     {row['lean_name']}: {row['convention']}")
+        else:
+            print(f"error  {row['lean_name']}: {row['error']}")
+    for problem in registry.problems:
+        print(f"error  {problem}")
+    return EXIT_FINDINGS if registry.errors or registry.problems else EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    project = resolve_project(args.project)
+    from mirror.product.pipeline import build_mirrors, extract_project, instance_mirrors
+    from mirror.product.replay import replay
+
+    mirrors = instance_mirrors(build_mirrors(extract_project(project, args.method)))
+    exact = [m for m in mirrors if m.name == args.name]
+    matches = exact or [m for m in mirrors if m.name.endswith("." + args.name)]
+    if len(matches) != 1:
+        names = ", ".join(sorted(m.name for m in matches)[:6]) or "none"
+        raise CommandError(f"check: {args.name!r} names {len(matches)} mirrored statements "
+                           f"({names}); pass one full name as the report shows it")
+    outcome = replay(matches[0], args.example)
+    print(outcome.line())
+    return EXIT_FINDINGS if outcome.verdict == "refuted" else EXIT_OK
+
+
+def _add_project(parser: argparse.ArgumentParser, method: bool = True) -> None:
+    parser.add_argument(
+        "--project",
+        metavar="PATH",
+        help="the Lake project (a directory with lakefile.toml); default: the nearest one "
+        "from the current directory upward, else the bundled project (the repository root)",
+    )
+    if method:
+        parser.add_argument(
+            "--method",
+            choices=_METHODS,
+            default="auto",
+            help="extraction: exporter (needs a Lean toolchain; kernel checked), scanner "
+            "(no Lean; statuses unchecked), dojo (LeanDojo traces); auto picks the exporter "
+            "when Lean is installed (default: auto)",
+        )
+
+
+def _add_statement_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--statement-timeout",
+        metavar="SECONDS",
+        type=_positive_float,
+        default=DEFAULT_STATEMENT_TIMEOUT,
+        help="wall-clock limit per statement; past it the statement is an `error` row "
+        f"(\"timed out in <stage>\") and the run goes on (default: {DEFAULT_STATEMENT_TIMEOUT:g})",
+    )
+
+
+#: Subcommand → (one-line help, description).
+_COMMAND_TEXTS: dict[str, tuple[str, str]] = {
+    "extract": (
+        "extract the project's declarations and write the statement lock",
+        "Extract every declaration of the project (exporter or source scanner), "
+        "write them as JSON, and write the statement lock that `status` and `generate` "
+        "compare against.",
+    ),
+    "status": (
+        "list statements that changed since the lock (exit 1 when stale)",
+        "Compare the project's current statements with the statement lock and "
+        "list new, changed and removed ones. Exit status 1 when the lock is stale.",
+    ),
+    "show": (
+        "show one statement: Lean text, translation, generated code, plan",
+        "Show what leanmirror makes of one declaration: its Lean statement, "
+        "status, sympy translation, generated property and sampling plan.",
+    ),
+    "report": (
+        "check every statement and write report.html, report.md and report.json",
+        "Run every mirror (symbolic check, Hypothesis, vectorized sweep) and "
+        "write the proved-vs-tested coverage report: report.html (one self-contained page), "
+        "report.md and report.json.",
+    ),
+    "generate": (
+        "write the mirrors as reviewable Python source (--check: exit 1 when stale)",
+        "Write, per Lean module, a module of property functions and a pytest "
+        "module that runs them through Hypothesis. Output is deterministic. With --check "
+        "nothing is written: stale files are listed and the exit status is 1.",
+    ),
+    "fuzz": (
+        "fuzz mirrored statements on all cores (or a Ray cluster) for a budget",
+        "Run every mirrored statement (or the selection) with an example or time "
+        "budget on all local cores, or as Ray tasks. Each result is appended to a JSON-lines "
+        "log as it arrives; counterexamples are saved to the Hypothesis database and replayed "
+        "first by the next session. Exit status 1 when a statement is refuted.",
+    ),
+    "init": (
+        "write a commented [tool.leanmirror] section listing the project's definitions",
+        "Append to the project's pyproject.toml a commented [tool.leanmirror] "
+        "section: every definition with a body, its parameters and the call the default "
+        "calling convention makes, as bindings to uncomment.",
+    ),
+    "bindings": (
+        "list each binding, whether it loads, and its calling convention (exit 1: errors)",
+        "Resolve the project's bindings ([tool.leanmirror.bindings], @binds "
+        "modules, entry points) against its Lean definitions and list each one: the calling "
+        "convention it resolved, or the error that stops it.",
+    ),
+    "check": (
+        "replay one example of one statement (the command a refuted row carries)",
+        "Run one mirrored statement on one example (a JSON object of its "
+        "variables), in float64 and then decided exactly, calling the bound implementations on "
+        "exactly those inputs. Exit status 1 when the example refutes the statement.",
+    ),
+    "models": (
+        "list the model specification nodes and their statuses",
+        "List the compute-graph nodes of the bundled model specifications and, per "
+        "node, whether the Op Spec it uses is proved, tested or UNKNOWN. A node is tested when its "
+        "NumPy kernel passed conformance against the Lean definition; UNKNOWN when the Op Spec has "
+        "no Lean definition (slidingDecodeGQA) or its conformance did not pass.",
+    ),
+}
+
+
+def _add_seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", metavar="SEED", type=int, default=0, help="random seed (default: 0)")
+
+
+def _command(sub: argparse._SubParsersAction, name: str, handler: Callable[[argparse.Namespace], int],
+             *, project: bool = True, timeout: bool = False) -> argparse.ArgumentParser:
+    """The subcommand ``name`` (texts from :data:`_COMMAND_TEXTS`) run by ``handler``, with
+    ``--project``/``--method`` and, with ``timeout``, ``--statement-timeout``; the caller
+    adds its own arguments."""
+    help_text, description = _COMMAND_TEXTS[name]
+    parser = sub.add_parser(name, help=help_text, description=description)
+    if project:
+        _add_project(parser)
+    if timeout:
+        _add_statement_timeout(parser)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand and its help."""
+    from mirror import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="leanmirror",
+        description="Mirror Lean 4 statements as executable Python properties, fuzz NumPy "
+        "implementations against them, and report what is proved by Lean's kernel, what is "
+        "only tested, and what is neither.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"leanmirror {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = _command(sub, "extract", _cmd_extract)
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help=f"declarations JSON to write (default: PROJECT/{DEFAULT_DECLARATIONS})",
+    )
+    p.add_argument("--lock", metavar="FILE", help=f"statement lock to write (default: PROJECT/{DEFAULT_LOCK})")
+
+    p = _command(sub, "status", _cmd_status)
+    p.add_argument("--lock", metavar="FILE", help=f"statement lock to read (default: PROJECT/{DEFAULT_LOCK})")
+
+    p = _command(sub, "show", _cmd_show, timeout=True)
+    p.add_argument("name", metavar="NAME", help="declaration name (full or its last component)")
+
+    p = _command(sub, "report", _cmd_report, timeout=True)
+    p.add_argument("--out", metavar="DIR", default="report", help="output directory (default: report/)")
+    p.add_argument(
+        "--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement (default: 200)"
+    )
+    _add_seed(p)
+
+    p = _command(sub, "generate", _cmd_generate, timeout=True)
+    p.add_argument("--out", metavar="DIR", default="mirrors", help="output directory (default: mirrors/)")
+    p.add_argument("--check", action="store_true", help="compare only; exit 1 when files are stale")
+
+    p = _command(sub, "fuzz", _cmd_fuzz, timeout=True)
+    p.add_argument(
+        "--select",
+        metavar="NAME|MODULE",
+        nargs="+",
+        help="statements by full or short name, or whole modules (default: all)",
+    )
+    p.add_argument("--examples", metavar="N", type=_positive_int,
+                   help="examples per statement (with --time: whichever ends first)")
+    p.add_argument("--time", metavar="SECONDS", type=_positive_float,
+                   help="wall-clock budget of the session, spent in rounds over the statements")
+    p.add_argument("--jobs", metavar="N", type=_positive_int, help="worker processes (default: all cores)")
+    p.add_argument("--log", metavar="FILE", help="JSON-lines results log (default: PROJECT/.leanmirror/fuzz.jsonl)")
+    p.add_argument(
+        "--database", metavar="DIR", help="Hypothesis example database (default: PROJECT/.leanmirror/hypothesis)"
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS|local",
+        help="run statements as Ray tasks on the cluster at ADDRESS, or on a local Ray "
+        "instance started for the session (needs the extra leanmirror[ray])",
+    )
+    _add_seed(p)
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+
+    p = _command(sub, "init", _cmd_init)
+    p.add_argument("--print", action="store_true", help="print the section, write nothing")
+
+    _command(sub, "bindings", _cmd_bindings)
+
+    p = _command(sub, "check", _cmd_check)
+    p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")
+    p.add_argument("--example", metavar="JSON", required=True,
+                   help="the example, e.g. '{\"x\": [1.5, -2.0]}'")
+
+    p = _command(sub, "models", _cmd_models)
+    p.add_argument("--model", nargs="+", metavar="KEY",
+                   help="only these model specs (default: all bundled ones)")
+    p.add_argument("--report", metavar="FILE",
+                   help="take the conformance results from a report.json instead of running them")
+    p.add_argument("--examples", type=int, default=30, metavar="N",
+                   help="Hypothesis examples per conformance check when running them (default: 30)")
+
+    p = sub.add_parser(
+        "experiment",
+        help="run a bundled experiment (fractional)",
+        description="Run a bundled experiment and write its results.",
+    )
+    exp = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
+    q = exp.add_parser(
+        "fractional",
+        help="the fractional-power layer experiment",
+        description="Train and compare the fractional-power layer (needs the extra "
+        "leanmirror[experiment]); writes metrics and figures into --out.",
+    )
+    q.add_argument("--out", metavar="DIR", default="experiment-fractional", help="output directory (default: experiment-fractional/)")
+    q.add_argument("--seeds", metavar="N", type=_positive_int, help="number of seeds")
+    q.add_argument("--steps", metavar="N", type=_positive_int, help="training steps per run")
+    q.add_argument("--cifar", metavar="PATH", help="directory of CIFAR-10 python batches (default: scikit-learn's digits)")
+    q.set_defaults(handler=_cmd_experiment)
+    return parser
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _fail(problem: str, fix: str | None) -> int:
+    message = _one_line(problem)
+    if fix and "; " not in message:
+        message = f"{message}; {fix}"
+    print(f"leanmirror: error: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _print_notes(caught: list[warnings.WarningMessage]) -> None:
+    """Warnings raised during a command, one line each (a fallback, a skipped file …)."""
+    seen: set[str] = set()
+    for warning in caught:
+        text = _one_line(str(warning.message))
+        if text not in seen:
+            seen.add(text)
+            print(f"leanmirror: note: {text}", file=sys.stderr)
+
+
+def _fix_for(exc: BaseException) -> str:
+    for kind, fix in _FIXES:
+        if isinstance(exc, kind):
+            return fix
+    return "see `leanmirror --help`"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 findings, 2 error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            status = int(args.handler(args))
+        _print_notes(caught)  # on success only: an error is reported as one line
+        return status
+    except KeyboardInterrupt:
+        return _fail(
+            f"{args.command} interrupted",
+            "files already written are complete (nothing half-written); run it again",
+        )
+    except LeanMirrorError as exc:
+        return _fail(str(exc) or type(exc).__name__, _fix_for(exc))
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in ("bridge", "mirror"):
+            return _fail(
+                f"{args.command}: this leanmirror lacks its component {exc.name!r}",
+                "reinstall leanmirror from a complete checkout",
+            )
+        return _fail(
+            f"{args.command} needs the module {exc.name!r}, which is not installed",
+            "install leanmirror with the matching extra (e.g. pip install 'leanmirror[ray]')",
+        )
+    except ImportError as exc:
+        return _fail(
+            f"{args.command}: this leanmirror lacks a component ({exc})",
+            "reinstall leanmirror from a complete checkout",
+        )
+    except UnicodeDecodeError as exc:
+        return _fail(f"a file is not valid UTF-8 ({exc.reason})", "check the file's encoding")
+    except OSError as exc:
+        target = exc.filename if exc.filename is not None else ""
+        what = exc.strerror or type(exc).__name__
+        return _fail(
+            f"cannot access {str(target)!r}: {what}" if target else f"I/O error: {what}",
+            "check that the path exists and is readable/writable",
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,640 @@
+"""The pipeline: extraction → translation → NumPy property → checks → results.
+
+This module wires the stages together; each stage lives in its own module
+(:mod:`mirror.translate.translation`, :mod:`mirror.translate.codegen`, :mod:`mirror.sample.strategies`,
+:mod:`mirror.judge.checks`, :mod:`mirror.bind.binding`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import datetime as _dt
+import time
+
+import sympy as sp
+
+from bridge import term as T
+from bridge.declaration import Declaration, Diagnostic, Extraction
+from bridge.errors import InvalidArgument
+from mirror import __version__
+from mirror.bind.binding import BindingError, runtime_bindings
+from mirror.judge.checks import Outcome, run_property, settle_symbolically
+from mirror.translate.codegen import CodegenError, print_property
+from mirror.translate.collections import desugar
+from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
+from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate,
+                              with_value_hypotheses)
+from mirror.translate.records import Records
+from mirror.bind.registry import binding_rows, catalog_rows, load_registry
+from mirror.product.replay import attach_replay
+from mirror.judge.result import StatementResult
+from mirror.sample.strategies import PlanSettings, plan_statement
+from mirror.translate.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
+
+
+@dataclass
+class CheckSettings:
+    """How hard to check each statement."""
+
+    #: Hypothesis examples per statement.
+    max_examples: int = 200
+    #: Draws evaluated in the vectorized sweep per statement (0 disables it).
+    sweep: int = 512
+    seed: int = 0
+    #: Hypothesis example database directory (counterexamples are saved and replayed first).
+    database: Path | None = None
+    #: Wall-clock budget per statement in seconds (``None``: example budget only).
+    time_budget: float | None = None
+    #: Fraction of rejected draws above which a statement is ``inconclusive``.
+    max_reject_fraction: float = 0.5
+    #: Wall-clock limit per statement, build included (``None``: none); past it the
+    #: statement is an ``error`` row ("timed out in <stage>").
+    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT
+    #: Try to settle the statement with sympy first (a fuzz session's later rounds do not
+    #: repeat an attempt that already failed).
+    symbolic: bool = True
+
+
+@dataclass
+class Mirror:
+    """One declaration, translated (or not) into an executable property."""
+
+    declaration: Declaration
+    #: ``"ready"``, ``"untranslatable"``, ``"unbound"``, ``"error"`` (leanmirror failed while
+    #: building it), ``"definition"`` (defs are not checked
+    #: themselves; their conformance checks are separate mirrors).
+    status: str
+    reason: str | None = None
+    sympy_text: str | None = None
+    #: Python source of the property function (generated, whitelisted constructs only).
+    source: str | None = None
+    function_name: str | None = None
+    #: JSON-able sampling plan: binders → strategies, constraints, filters.
+    plan: dict[str, Any] | None = None
+    bound_to: list[str] = field(default_factory=list)
+    #: The translated statement, for symbolic attempts (not serialized).
+    statement: Statement | None = None
+    #: ``"theorem"`` or ``"conformance"`` (an implementation against its Lean definition).
+    role: str = "theorem"
+    #: The statement with bound definitions unfolded too (for the symbolic attempt).
+    unfolded: Statement | None = None
+    #: The binding table the mirror was built with (the project's registry).
+    table: dict | None = None
+    #: Why leanmirror failed on this declaration (status ``"error"``).
+    failure: Failure | None = None
+    #: Seconds spent building the mirror (they count against the statement's time limit).
+    build_seconds: float = 0.0
+    #: A statement over type parameters: one ready (or error) mirror per carrier it is
+    #: checked at (:mod:`mirror.translate.instances`); this mirror's own fields are the first one's.
+    instances: list["Mirror"] = field(default_factory=list)
+    #: An instance's carriers, as the report names them (``R := ℝ``).
+    carrier: str | None = None
+
+    @property
+    def name(self) -> str:
+        if self.role == "conformance":
+            return f"{self.declaration.name}.conformance"
+        return self.declaration.name
+
+    @property
+    def module(self) -> str:
+        return self.declaration.module
+
+    def load(self) -> Callable:
+        """The property function, compiled from :attr:`source` with no builtins available."""
+        if self.source is None or self.function_name is None:
+            raise InvalidArgument(f"mirror {self.name} has no generated source (status {self.status})")
+        namespace: dict[str, Any] = {}
+        code = compile(self.source, f"<leanmirror {self.name}>", "exec")
+        exec(code, {"__builtins__": {}}, namespace)  # generated from whitelisted constructs only
+        return namespace[self.function_name]
+
+
+@dataclass
+class RunResult:
+    """Everything a report needs."""
+
+    meta: dict[str, Any]
+    results: list[StatementResult]
+    diagnostics: list[Diagnostic]
+    mirrors: list[Mirror]
+
+
+
+# ---- building mirrors ----------------------------------------------------------------------
+
+
+def _statement_text(decl: Declaration) -> str:
+    return decl.statement_text or decl.name
+
+
+def _translate(decl: Declaration, translator: Translator, role: str, guard: Guard) -> Mirror:
+    """One declaration through translate → plan → print (→ unfold), every stage guarded."""
+    if role == "theorem":  # List/Option/Finset binders, set-builder membership: mirror.translate.collections
+        rewritten = guard.call("desugar", _desugared, decl)
+        if guard.failed or isinstance(rewritten, Mirror):
+            return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
+        decl = rewritten
+
+    def translated() -> Statement | Mirror:
+        try:
+            if role == "conformance":
+                return translator.translate_conformance(decl)
+            return translator.translate_statement(decl)
+        except (Unbound, UnknownConstant) as exc:
+            return Mirror(decl, "unbound", reason=str(exc), role=role)
+        except Untranslatable as exc:
+            return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+
+    statement = guard.call("translate", translated)
+    if guard.failed or isinstance(statement, Mirror):
+        return statement if isinstance(statement, Mirror) else _failed(decl, role, guard)
+    bound = bool(statement.bound)
+
+    def planned() -> dict | Mirror:
+        try:
+            plan = plan_statement(statement, PlanSettings(dim_min=1 if bound else 0))
+        except ValueError as exc:
+            return Mirror(decl, "untranslatable", reason=f"cannot draw examples: {exc}", role=role)
+        plan["domains"] = _apply_domains(plan, decl, role, translator)
+        return plan
+
+    plan = guard.call("plan", planned)
+    if guard.failed or isinstance(plan, Mirror):
+        return plan if isinstance(plan, Mirror) else _failed(decl, role, guard)
+
+    def printed() -> tuple[Any, str] | Mirror:
+        try:
+            printed_source = print_property(statement)
+        except CodegenError as exc:
+            return Mirror(decl, "untranslatable", reason=str(exc), role=role)
+        hyps = " ∧ ".join(f"({sp.sstr(h)})" for _, h in statement.hypotheses)
+        return printed_source, (f"{hyps} → " if hyps else "") + sp.sstr(statement.conclusion)
+
+    output = guard.call("print", printed)
+    if guard.failed or isinstance(output, Mirror):
+        return output if isinstance(output, Mirror) else _failed(decl, role, guard)
+    source, sympy_text = output
+
+    def unfolded_statement() -> Statement | None:
+        try:
+            return Translator(translator.declarations, translator.bound, unfold_bound=True,
+                              table=translator.table).translate_statement(decl)
+        except Untranslatable:
+            return None
+
+    unfolded = None
+    if bound and role == "theorem":
+        unfolded = guard.call("unfold", unfolded_statement)
+        if guard.failed:
+            return _failed(decl, role, guard)
+    return Mirror(
+        decl,
+        "ready",
+        sympy_text=sympy_text,
+        source=source.source,
+        function_name=source.function_name,
+        plan=plan,
+        bound_to=sorted(statement.bound),
+        statement=statement,
+        role=role,
+        unfolded=unfolded,
+    )
+
+
+def _desugared(decl: Declaration) -> Declaration | Mirror:
+    try:
+        return desugar(decl)
+    except Untranslatable as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc))
+
+
+def _failed(decl: Declaration, role: str, guard: Guard) -> Mirror:
+    """The ``error`` mirror of a declaration whose translation failed inside leanmirror."""
+    failure = guard.failure
+    return Mirror(decl, "error", reason=failure.describe() if failure else None, role=role,
+                  failure=failure)
+
+
+def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Translator) -> list[str]:
+    """Draw the variables that feed a bound implementation within its documented domain.
+
+    Returns one note per restriction (the report states it next to the examples)."""
+    table = translator.table
+    entries = {e["name"]: e for e in plan["variables"]}
+    notes: list[str] = []
+
+    def restrict(var: str, spec: dict, where: str) -> None:
+        entry = entries.get(var)
+        if entry is None:
+            return
+        if entry["kind"] == "array" and entry.get("elem") in ("real", "nat", "int"):
+            if "lo" in spec:
+                entry["elem_lo"] = {"const": spec["lo"], "strict": bool(spec.get("strict"))}
+            if "hi" in spec:
+                entry["elem_hi"] = {"const": spec["hi"], "strict": bool(spec.get("hi_strict"))}
+            note = f"drawn with every entry of {var} in the domain of {where}"
+            if note not in notes:
+                notes.append(note)
+            return
+        if entry["kind"] not in ("real", "nat", "int"):
+            return
+        parts = []
+        if "lo" in spec:
+            entry["lo"].append({"const": spec["lo"], "strict": bool(spec.get("strict"))})
+            parts.append(f"{var} {'>' if spec.get('strict') else '≥'} {spec['lo']}")
+        if "hi" in spec:
+            entry["hi"].append({"const": spec["hi"], "strict": bool(spec.get("hi_strict"))})
+            parts.append(f"{var} {'<' if spec.get('hi_strict') else '≤'} {spec['hi']}")
+        note = f"drawn with {' and '.join(parts)}, the domain of {where}"
+        if parts and note not in notes:
+            notes.append(note)
+
+    if role == "conformance":
+        binding = table.get(decl.name)
+        for param, spec in (binding.domain if binding else {}).items():
+            restrict(param, spec, binding.implementation)
+        return notes
+    terms = [b.type for b in decl.binders if b.type is not None]
+    if decl.type is not None:
+        terms.append(decl.type)
+    for term in terms:
+        for node in T.walk(term):
+            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
+                continue
+            binding = table.get(node.fn.name)
+            target = translator.declarations.get(node.fn.name)
+            if binding is None or not binding.domain or target is None:
+                continue
+            params = [b.name for b in target.binders if b.info == "default"]
+            for param, arg in zip(params, node.args):
+                if param in binding.domain and isinstance(arg, T.Var):
+                    restrict(arg.name, binding.domain[param], binding.implementation)
+    return notes
+
+
+def project_registry(extraction: Extraction):
+    """The registry of the project ``extraction`` came from (its configuration's bindings)."""
+    project = extraction.meta.get("project")
+    return load_registry(Path(project) if project else Path.cwd(), extraction.by_name())
+
+
+def _binding_errors(decl: Declaration, errors: dict[str, str]) -> str | None:
+    """The error of a failing binding that ``decl`` is (or whose statement names one)."""
+    if decl.name in errors:
+        return errors[decl.name]
+    terms = [b.type for b in decl.binders if b.type is not None]
+    terms += [t for t in (decl.type,) if t is not None]
+    for term in terms:
+        for node in T.walk(term):
+            if isinstance(node, T.Const) and node.name in errors:
+                return errors[node.name]
+    return None
+
+
+def build_mirrors(
+    extraction: Extraction,
+    bindings: dict | None = None,
+    errors: dict[str, str] | None = None,
+    *,
+    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT,
+) -> list[Mirror]:
+    """Translate every theorem, and every bound definition against its implementation.
+
+    ``bindings`` defaults to the project's registry (its configuration); a definition whose
+    binding fails (``errors``: name → message) is an ``error`` row, and so is a theorem that
+    names it. Each declaration is built under its own :class:`~mirror.judge.guard.Guard`: an
+    exception or a stage running past ``statement_timeout`` seconds makes that declaration
+    an ``error`` mirror (the time spent counts against its check later)."""
+    if bindings is None:
+        registry = project_registry(extraction)
+        table, errors = registry.bindings, registry.errors
+    else:
+        table = bindings
+    errors = errors or {}
+    declarations = extraction.by_name()
+    bound = {name for name in table if name in declarations}
+    records = Records(declarations, bound)
+    mirrors: list[Mirror] = []
+    for decl in extraction.declarations:
+        role = "theorem" if decl.kind == "theorem" else "conformance"
+        if role == "conformance" and not (decl.kind in ("def", "abbrev")
+                                          and (decl.name in bound or decl.name in errors)):
+            continue
+        failure = _binding_errors(decl, errors)
+        if failure is not None:
+            mirrors.append(Mirror(decl, "error", reason=failure, role=role))
+            continue
+        translator = Translator(declarations, bound, table=table)
+        if role == "theorem":
+            mirrors.append(_instantiated(decl, translator, statement_timeout, records))
+            continue
+        guard = Guard(statement_timeout)
+        mirror = _translate(decl, translator, role, guard)
+        mirror.build_seconds = guard.elapsed
+        mirrors.append(mirror)
+    for mirror in mirrors:
+        mirror.table = table
+        for instance in mirror.instances:
+            instance.table = table
+    return mirrors
+
+
+def _split_and_translate(decl: Declaration, translator: Translator, records: Records,
+                         statement_timeout: float | None) -> Mirror:
+    """A theorem through the records stage (:mod:`mirror.translate.records`) and translation."""
+    guard = Guard(statement_timeout)
+    split = guard.call("split records", records.split, decl)
+    if guard.failed:
+        return _failed(decl, "theorem", guard)
+    mirror = _translate(split, translator, "theorem", guard)
+    mirror.build_seconds = guard.elapsed
+    return mirror
+
+
+def _instantiated(decl: Declaration, translator: Translator,
+                  statement_timeout: float | None, records: Records) -> Mirror:
+    """A theorem's mirror; over type parameters, one instance per carrier that translates
+    (at most the carrier table's ``max_instances``), held by a composite mirror."""
+    decl = with_value_hypotheses(decl)
+    try:
+        instances = instantiate(decl)
+    except NoCarrier as exc:
+        return Mirror(decl, "untranslatable", reason=str(exc))
+    if not instances or not instances[0].carriers:
+        decl = instances[0].declaration if instances else decl
+        return _split_and_translate(decl, translator, records, statement_timeout)
+    built: list[Mirror] = []
+    skipped: list[tuple[str, Mirror]] = []
+    for instance in instances:
+        mirror = _split_and_translate(instance.declaration, translator, records,
+                                      statement_timeout)
+        mirror.carrier = instance.label
+        if mirror.status in ("ready", "error"):
+            built.append(mirror)
+        else:
+            skipped.append((instance.label, mirror))
+        if len(built) >= default_table().max_instances:
+            break
+    if not built:
+        label, first = skipped[0]
+        return Mirror(decl, first.status,
+                      reason=f"translated at no carrier; at {label}: {first.reason}")
+    head = next((m for m in built if m.status == "ready"), built[0])
+    unused = "; ".join(f"not translated at {label} ({m.reason})" for label, m in skipped)
+    return Mirror(decl, "ready", reason=unused or None, sympy_text=head.sympy_text,
+                  source=head.source, function_name=head.function_name, plan=head.plan, bound_to=head.bound_to,
+                  statement=head.statement, unfolded=head.unfolded, instances=built,
+                  build_seconds=sum(m.build_seconds for m in built))
+
+
+def instance_mirrors(mirrors: list[Mirror]) -> list[Mirror]:
+    """``mirrors`` with every composite replaced by its instances (named ``T[R := ℝ]``)."""
+    return [m for mirror in mirrors for m in (mirror.instances or [mirror])]
+
+
+# ---- checking ------------------------------------------------------------------------------
+
+
+def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResult:
+    decl = mirror.declaration
+    return StatementResult(
+        name=mirror.name,
+        module=decl.module,
+        kind="conformance" if mirror.role == "conformance" else decl.kind,
+        lean_status=decl.lean_status,
+        mirror_status=status,
+        statement=_statement_text(decl),
+        location=None if decl.range is None else str(decl.range),
+        axioms=None if decl.axioms is None else list(decl.axioms),
+        sympy=mirror.sympy_text,
+        code=mirror.source,
+        bound_to=[
+            (mirror.table or {})[n].implementation if n in (mirror.table or {}) else n
+            for n in mirror.bound_to
+        ],
+        docstring=decl.docstring,
+        **fields,
+    )
+
+
+def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> StatementResult:
+    """Run one mirror and turn what it found into a :class:`StatementResult`.
+
+    The symbolic attempt and the property run are guarded: an exception, or running past the
+    statement's time limit (which the build already used part of), is an ``error`` row."""
+    settings = settings or CheckSettings()
+    if mirror.instances:
+        rows = [(m.carrier or m.name, check_mirror(m, settings)) for m in mirror.instances]
+        return combine(rows, _result(mirror, None), mirror.reason)
+    if mirror.status == "error":
+        return _error_result(mirror, mirror.failure, mirror.build_seconds)
+    if mirror.status != "ready":
+        return _result(mirror, mirror.status, reason=mirror.reason)
+    guard = Guard(settings.statement_timeout, spent=mirror.build_seconds)
+    started = time.monotonic()
+    symbolic = None
+    if mirror.role == "theorem" and settings.symbolic:
+        symbolic = guard.call("symbolic settle", settle_symbolically,
+                              mirror.unfolded or mirror.statement, settings.time_budget)
+    budget = settings.time_budget
+    if budget is not None:  # the symbolic attempt counts against the statement's budget
+        budget = max(0.0, budget - (time.monotonic() - started))
+    outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
+    if guard.failed:
+        return _error_result(mirror, guard.failure, guard.elapsed)
+    return _verdict(mirror, outcome, symbolic, guard.elapsed)
+
+
+def _error_result(mirror: Mirror, failure: Failure | None, elapsed: float) -> StatementResult:
+    reason = mirror.reason
+    if failure is not None:
+        # a failing binding's message already names the binding, its file and the fix
+        reason = failure.message if failure.kind == BindingError.__name__ else failure.describe()
+    return _result(
+        mirror,
+        "error",
+        reason=reason,
+        stage=failure.stage if failure else None,
+        duration=round(elapsed, 3),
+    )
+
+
+def _run_checks(mirror: Mirror, settings: CheckSettings, guard: Guard,
+                budget: float | None) -> Outcome:
+    remaining = guard.remaining()
+    if remaining is not None:
+        # leave the property run a margin to finish its current example before the hard limit
+        budget = min(budget, 0.9 * remaining) if budget is not None else 0.9 * remaining
+    return run_property(
+        mirror.load(),
+        mirror.plan,
+        name=mirror.name,
+        bindings=runtime_bindings(set(mirror.bound_to), mirror.table),
+        bound=bool(mirror.bound_to),
+        max_examples=settings.max_examples,
+        sweep=settings.sweep,
+        seed=settings.seed,
+        database=settings.database,
+        time_budget=budget,
+        max_reject_fraction=settings.max_reject_fraction,
+        digest=mirror.source or "",
+    )
+
+
+def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
+             elapsed: float) -> StatementResult:
+    status = outcome.status
+    method = outcome.method
+    if mirror.plan and mirror.plan.get("domains"):
+        method = f"{method}; " + "; ".join(mirror.plan["domains"])
+    reason = outcome.reason
+    if symbolic is not None:
+        if status == "refuted":
+            reason = f"{reason}; sympy had reduced it to true ({symbolic}): check the translation"
+        elif status == "tested":
+            status = "symbolic"
+            scope = "on the unfolded Lean definitions" if mirror.bound_to else ""
+            method = f"{symbolic} {scope}".strip() + (f"; also {method}" if method else "")
+    return _result(
+        mirror,
+        status,
+        examples=outcome.examples,
+        rejected=outcome.rejected,
+        max_error=outcome.max_error,
+        tolerance=outcome.tolerance,
+        counterexample=outcome.counterexample,
+        reason=reason,
+        method=method,
+        duration=round(elapsed, 3),
+    )
+
+
+def selects(token: str, mirror: Mirror) -> bool:
+    """Does a ``--select`` token name ``mirror``? Its full name, its last name components
+    (``c`` and ``Ops.c`` name ``Toy.Ops.c``) or its module (``Toy.Ops`` names the
+    statements of ``Toy.Ops`` and ``Toy.Ops.*``). The one rule of ``report`` and ``fuzz``."""
+    return (mirror.name == token or mirror.name.endswith("." + token)
+            or mirror.module == token or mirror.module.startswith(token + "."))
+
+
+def _with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
+    """A refuted row's replay command; a composite's replays the instance that refuted it."""
+    if not (mirror.instances and result.mirror_status == "refuted"):
+        return attach_replay(result, project)
+    label = next((lab for lab in result.carriers
+                  if result.reason and result.reason.startswith(f"at {lab}:")), None)
+    refuting = next((m for m in mirror.instances if m.carrier == label), None)
+    if refuting is not None:
+        result.replay = attach_replay(dataclasses.replace(result, name=refuting.name),
+                                      project).replay
+    return result
+
+
+def extract_project(project: Path, method: str = "auto") -> Extraction:
+    """Extract a project's declarations (the exporter when a toolchain exists, else the scanner)."""
+    from bridge.extraction import extract
+
+    return extract(project, method=method)
+
+
+def run(
+    project: Path,
+    *,
+    method: str = "auto",
+    settings: CheckSettings | None = None,
+    select: list[str] | None = None,
+    progress: Callable[[StatementResult], None] | None = None,
+) -> RunResult:
+    """The whole pipeline on a project: extract, translate, check every statement."""
+    project = Path(project)
+    settings = settings or CheckSettings()
+    extraction = extract_project(project, method)
+    registry = project_registry(extraction)
+    mirrors = [m for m in build_mirrors(extraction, registry.bindings, registry.errors,
+                                        statement_timeout=settings.statement_timeout)
+               if not select or any(selects(token, m) for token in select)]
+    results = []
+    for mirror in mirrors:
+        result = _with_replay(check_mirror(mirror, settings), mirror, project)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    meta = dict(extraction.meta)
+    meta.update(
+        tool="leanmirror",
+        version=__version__,
+        method=extraction.meta.get("method", method),
+        kernel=bool(extraction.meta.get("kernel", False)),
+        project=str(project),
+        generated_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        settings={
+            "max_examples": settings.max_examples,
+            "sweep": settings.sweep,
+            "seed": settings.seed,
+        },
+        bindings=binding_rows(registry),
+    )
+    catalog = catalog_rows(registry.config)
+    if catalog is not None:
+        meta["catalog"] = catalog
+    problems = registry.problems + [e for n, e in registry.errors.items()
+                                    if n not in extraction.by_name()]
+    return RunResult(meta, results, list(extraction.diagnostics) + problems, mirrors)
+
+
+def show(project: Path, name: str, method: str = "auto",
+         statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT) -> str:
+    """The statement, its sympy form and the generated NumPy source of one declaration."""
+    extraction = extract_project(Path(project), method)
+    mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
+    mirrors += [i for m in mirrors for i in m.instances]
+    matches = [m for m in mirrors if m.name == name or m.name.endswith("." + name)]
+    if not matches:
+        raise InvalidArgument(
+            f"show: no theorem or bound definition named {name!r} in {project}; "
+            f"try one of: {', '.join(sorted(m.name for m in mirrors)[:8])} …"
+        )
+    parts = []
+    for mirror in matches:
+        decl = mirror.declaration
+        parts.append(f"# {mirror.name}  ({decl.module}, {decl.range})")
+        parts.append(f"lean status:   {decl.lean_status}")
+        parts.append(f"mirror status: {mirror.status}" + (f" — {mirror.reason}" if mirror.reason else ""))
+        if mirror.instances:
+            parts.append("carriers:      " + "; ".join(m.carrier or "" for m in mirror.instances))
+        parts.append("")
+        parts.append("Lean:")
+        parts.append("    " + _statement_text(decl).replace("\n", "\n    "))
+        if mirror.sympy_text:
+            parts.append("")
+            parts.append("sympy:")
+            parts.append("    " + mirror.sympy_text)
+        if mirror.bound_to:
+            parts.append("")
+            parts.append("bound to: " + ", ".join(mirror.table[n].implementation
+                                                  for n in mirror.bound_to))
+        if mirror.source:
+            parts.append("")
+            parts.append("NumPy property:")
+            parts.append(mirror.source.rstrip())
+        parts.append("")
+    return "\n".join(parts)
+
+
+__all__ = [
+    "CheckSettings",
+    "Mirror",
+    "RunResult",
+    "build_mirrors",
+    "check_mirror",
+    "extract_project",
+    "instance_mirrors",
+    "run",
+    "selects",
+    "show",
+]

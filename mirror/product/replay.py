@@ -1,0 +1,120 @@
+"""Replay: one counterexample, re-run on its own, as a one-line command.
+
+Every refuted row carries :func:`replay_command`, ``leanmirror check NAME --project P
+--example '{…}'``; :func:`replay` runs exactly that example again (float64, then the exact
+decision a check makes), calling the bound implementations on exactly those inputs, so a user can
+debug a kernel in a normal Python session (``python -m pdb -m mirror.product.cli check …``).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bridge.errors import InvalidArgument
+
+
+def replay_command(project: str | Path | None, name: str, example: dict[str, Any]) -> str:
+    """The shell command that replays ``example`` (a JSON-ready counterexample) of ``name``."""
+    text = json.dumps(example, ensure_ascii=False, separators=(",", ":"))
+    where = f" --project {shlex.quote(str(project))}" if project else ""
+    return f"leanmirror check {shlex.quote(name)}{where} --example {shlex.quote(text)}"
+
+
+def attach_replay(result: Any, project: str | Path | None) -> Any:
+    """Give a refuted result (a ``StatementResult`` or its JSON dict) its replay command."""
+    data = result if isinstance(result, dict) else vars(result)
+    if data.get("mirror_status") == "refuted" and data.get("counterexample") is not None \
+            and not data.get("replay"):
+        data["replay"] = replay_command(project, data["name"], data["counterexample"])
+    return result
+
+
+def _value(entry: dict[str, Any], value: Any) -> np.ndarray:
+    """A counterexample value back in the form the property draws it."""
+    if isinstance(value, dict) and set(value) == {"re", "im"}:
+        return np.asarray(value["re"]) + 1j * np.asarray(value["im"])
+    return np.asarray(value)
+
+
+def example_from_json(plan: dict, text: str, name: str) -> dict[str, Any]:
+    """The draw ``text`` (a JSON object of the plan's variables) describes."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InvalidArgument(f"--example {text!r} is not JSON ({exc}); expected an object "
+                              "such as '{\"x\": 1.5}'") from None
+    if not isinstance(data, dict):
+        raise InvalidArgument(f"--example {text!r}: expected a JSON object of variables")
+    names = [entry["name"] for entry in plan["variables"]]
+    missing = [n for n in names if n not in data]
+    unknown = [k for k in data if k not in names]
+    if missing or unknown:
+        raise InvalidArgument(
+            f"--example for {name}: missing {missing}, unknown {unknown}; expected exactly the "
+            f"variables {names}")
+    return {e["name"]: _value(e, data[e["name"]]) for e in plan["variables"]}
+
+
+@dataclass
+class Replay:
+    """What one replayed example shows."""
+
+    name: str
+    #: ``refuted`` (its hypotheses hold and its conclusion fails, decided exactly),
+    #: ``float-only`` (an implementation fails in float64 only), ``holds``, ``rejected``
+    #: (outside the hypotheses or the sampled domain), ``undecided`` (no precision decides).
+    verdict: str
+    float_error: float | None = None
+    #: How the example was decided (``exact rational arithmetic``, ``mpmath at …``).
+    method: str | None = None
+
+    def line(self) -> str:
+        detail = {
+            "refuted": f"fails in float64 (error {self.float_error:.3g}) and when decided by "
+                       f"{self.method}",
+            "float-only": f"fails in float64 (error {self.float_error:.3g}) but 50-digit mpmath "
+                          "does not confirm it",
+            "holds": "holds on this example" + (f" (decided by {self.method})"
+                                                if self.method else ""),
+            "rejected": "this example is outside the hypotheses or the sampled domain",
+            "undecided": f"no precision decides this example ({self.method})",
+        }[self.verdict]
+        return f"{self.verdict}: {self.name}: {detail}"
+
+
+def replay(mirror: Any, text: str) -> Replay:
+    """Run ``mirror`` (a ready :class:`~mirror.product.pipeline.Mirror`) on the example ``text``,
+    deciding it exactly as a check does (:class:`mirror.judge.checks.Judge`)."""
+    from mirror.bind.binding import runtime_bindings
+    from mirror.judge.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge, Tally,
+                               evaluate, holds)
+    from mirror.judge.exact import as_batch
+    from mirror.evaluate.runtime import NumpyRuntime
+
+    if mirror.status != "ready":
+        raise InvalidArgument(f"check {mirror.name}: its mirror is {mirror.status} "
+                              f"({mirror.reason}); nothing to run")
+    example = example_from_json(mirror.plan, text, mirror.name)
+    function = mirror.load()
+    bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
+    rt = NumpyRuntime(1, mirror.plan["settings"]["nat_domain"], FLOAT_TOLERANCE, bindings)
+    valid, hyp, concl = evaluate(function, mirror.plan, as_batch(example, mirror.plan), rt)
+    if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
+        return Replay(mirror.name, "rejected")
+    err = 0.0 if concl.exact[0] else float(concl.err[0])
+    judge = Judge(function, mirror.plan, bindings, bool(mirror.bound_to), Tally())
+    kind = judge.classify(example, bool(holds(hyp)[0]), bool(holds(concl)[0]),
+                          bool(hyp.sure[0]), bool(concl.sure[0]), err)
+    method = judge.last_decision.method if judge.last_decision else None
+    verdict = {PASS: "holds", REJECT: "rejected", REFUTED: "refuted",
+               FLOAT_ONLY: "float-only"}.get(kind, "undecided")
+    return Replay(mirror.name, verdict, err, method)
+
+
+__all__ = ["Replay", "attach_replay", "example_from_json", "replay", "replay_command"]

@@ -1,0 +1,10 @@
+"""Stage 1, translate: the normalized Lean AST to sympy, and sympy to NumPy source.
+
+Owns Lean's types (``types``), the elaborator and its typing forms, unfolding of project
+definitions, the vocabulary tables (one family per module: integers, reals, ennreals, big
+operators, matrices), data types (records, collections), type-class carriers (``instances``),
+the translated ``Statement`` (``translation``) and the code printer (``codegen``).
+
+May import: ``bridge`` (the front ends' AST) and ``mirror.evaluate`` only where a translated
+form needs its runtime node (recursion). Never ``sample``, ``judge``, ``bind`` or ``product``.
+"""

@@ -1,0 +1,109 @@
+"""Types of untyped binders in a statement's prefix, from what their uses force.
+
+``∀ f : ℕ → ℝ, ∀ n, …`` leaves ``n`` untyped in the source; Lean elaborates it from its uses.
+The evidence read here: an argument of a function binder (its domain), of ``Finset.range``,
+``Fin`` and the other functions of naturals, an ascription ``(n : T)``, a relation or an
+arithmetic tree with a variable (or an applied function binder) of a known scalar type, and
+``n ∈ range m``. One consistent answer types the binder; none or several leave it untyped
+(the translator then says so).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from bridge import term as T
+from mirror.translate.lean_terms import NAT, is_call
+
+#: Functions whose arguments are natural numbers (evidence for an untyped binder).
+NAT_ARGUMENTS = frozenset({"Finset.range", "Fin", "Nat.factorial", "Nat.choose", "Nat.succ",
+                           "List.range", "Nat.Prime", "Nat.fib"})
+SCALARS = frozenset({"Nat", "Int", "Rat", "Real", "Complex"})
+#: Homogeneous operations and relations (Lean's ``binop%``/``binrel%``: one type for all leaves).
+_ARITH = frozenset({"HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "HMod.hMod", "Eq", "Ne",
+                    "LT.lt", "LE.le", "GT.gt", "GE.ge", "max", "min", "Dvd.dvd"})
+REAL = T.Const("Real")
+#: Leaves whose type is known: constants, and functions by their value type.
+_CONSTANT_TYPES = {"Real.pi": REAL}
+_VALUE_TYPES = {**{f: REAL for f in ("Real.sqrt", "Real.exp", "Real.log", "Real.sin", "Real.cos",
+                                     "Real.tan", "Real.arctan", "Real.sinh", "Real.cosh")},
+                **{f: NAT for f in ("Nat.factorial", "Nat.choose", "Nat.fib", "Nat.log",
+                                    "Nat.sqrt", "Nat.succ")}}
+
+
+def _leaves(term: T.Term) -> Iterator[T.Term]:
+    if is_call(term, *_ARITH):
+        for arg in term.args:
+            yield from _leaves(arg)
+    else:
+        yield term
+
+
+def _evidence(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.Term]:
+    """The types the uses of ``name`` in ``terms`` force on it."""
+    var = T.Var(name)
+    found: set[T.Term] = set()
+    for term in terms:
+        for node in T.walk(term):
+            if isinstance(node, T.Typed) and node.expr == var:
+                found.add(node.type)
+            if not isinstance(node, T.App):
+                continue
+            if isinstance(node.fn, T.Var) and isinstance(types.get(node.fn.name), T.Pi):
+                domains = _domains(types[node.fn.name])
+                for arg, dom in zip(node.args, domains):
+                    if arg == var and T.free_vars(dom) <= set(types):
+                        found.add(dom)
+            if is_call(node, *NAT_ARGUMENTS) and var in node.args:
+                found.add(NAT)
+            leaves = list(_leaves(node)) if is_call(node, *_ARITH) else []
+            if var in leaves:  # an arithmetic tree or relation: one type for its leaves
+                for leaf in leaves:
+                    ty = _leaf_type(leaf, types)
+                    if leaf != var and isinstance(ty, T.Const) and ty.name in SCALARS:
+                        found.add(ty)
+            if is_call(node, "Membership.mem") and len(node.args) == 2 and node.args[1] == var:
+                if is_call(node.args[0], "Finset.range"):
+                    found.add(NAT)
+    return found
+
+
+def _leaf_type(leaf: T.Term, types: dict[str, T.Term]) -> T.Term | None:
+    """The type of a variable, or of a function binder fully applied (its codomain)."""
+    if isinstance(leaf, T.Var):
+        return types.get(leaf.name)
+    if isinstance(leaf, T.Typed):
+        return leaf.type
+    if isinstance(leaf, T.Const):
+        return _CONSTANT_TYPES.get(leaf.name)
+    if isinstance(leaf, T.App) and isinstance(leaf.fn, T.Const):
+        return _VALUE_TYPES.get(leaf.fn.name)
+    if isinstance(leaf, T.App) and isinstance(leaf.fn, T.Var):
+        ty = types.get(leaf.fn.name)
+        if isinstance(ty, T.Pi) and len(_domains(ty)) == len(leaf.args):
+            while isinstance(ty, T.Pi):
+                ty = ty.body
+            return ty
+    return None
+
+
+def _domains(ty: T.Term) -> list[T.Term]:
+    out: list[T.Term] = []
+    while isinstance(ty, T.Pi):
+        out.extend(b.type for b in ty.binders)
+        ty = ty.body
+    return out
+
+
+def infer_types(binders: list[T.Binder], body: T.Term) -> list[T.Binder]:
+    """Prefix binders with the types their uses force filled in (one consistent answer)."""
+    out = list(binders)
+    for index, binder in enumerate(out):
+        if binder.type is not None or binder.name == "_":
+            continue
+        types = {b.name: b.type for b in out if b.type is not None}
+        later = [b.type for b in out[index + 1:] if b.type is not None] + [body]
+        found = _evidence(binder.name, later, types)
+        if len(found) == 1:
+            out[index] = T.Binder(binder.name, found.pop(), binder.info)
+    return out

@@ -1,0 +1,95 @@
+"""Types of untyped binders, as Lean's elaborator would find them.
+
+A mixin of :class:`mirror.translate.elaborator.Elaborator`: an untyped binder takes the index type of
+the first function it is an argument of, else the type ``binop%``/``binrel%`` unification
+gives it among the leaves of arithmetic and relations, else ℕ (the numerals' default).
+"""
+
+from __future__ import annotations
+
+from bridge import term as T
+from mirror.translate.types import NAT, REAL, Ty, fun, numeric_max
+from mirror.translate.values import ARITH, RELATIONS, DefFn, Env, Untranslatable, Value, is_type_term
+
+
+class Inference:
+    """Binder-type inference; the elaborating methods come from the class it is mixed into."""
+
+    def infer_binder_type(self, name: str, body: T.Term, env: Env) -> Ty:
+        """The type of an untyped binder from the first function it is an argument of.
+
+        The function applied to the arguments before it is elaborated once; the domain of
+        what comes out is the binder's type (an array's index type, a definition's
+        parameter or result domain)."""
+        for node in T.walk(body):
+            if not isinstance(node, T.App):
+                continue
+            for position, arg in enumerate(node.args):
+                if arg != T.Var(name):
+                    continue
+                if isinstance(node.fn, T.Const) and (node.fn.name in ARITH
+                                                     or node.fn.name in RELATIONS):
+                    continue
+                head = T.App(node.fn, node.args[:position]) if position else node.fn
+                if name in T.free_vars(head):
+                    continue
+                try:
+                    value = self.elab(head, env, None)
+                except (Untranslatable, ValueError, TypeError, IndexError):
+                    continue  # a probe: special forms applied to too few arguments
+                ty = value.ty
+                if ty is None and value.is_fn:
+                    ty = self._fn_value_type(value)
+                if ty is not None and ty.is_array:
+                    return ty.domains()[0]
+        return self._unified_type(name, body, env) or NAT
+
+    def _unified_type(self, name: str, body: T.Term, env: Env) -> Ty | None:
+        """The type Lean's ``binop%``/``binrel%`` elaboration gives an untyped binder that is a
+        leaf of arithmetic or a relation: the largest type of the other leaves (``r`` in
+        ``a i = r * b i`` is real); ``None`` when no leaf has one (numerals default to ℕ)."""
+        found: Ty | None = None
+        for node in T.walk(body):
+            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
+                continue
+            if node.fn.name in RELATIONS:
+                leaves = [leaf for arg in node.args for leaf in self._leaves(arg)]
+            elif node.fn.name in ARITH:
+                leaves = self._leaves(node)
+            else:
+                continue
+            if T.Var(name) not in leaves:
+                continue
+            for leaf in leaves:
+                if name not in T.free_vars(leaf):
+                    ty = self._leaf_type(leaf, env)
+                    if ty is not None and ty.is_numeric:
+                        found = numeric_max(found, ty)
+        return found
+
+    def _leaf_type(self, leaf: T.Term, env: Env) -> Ty | None:
+        """A leaf's type without elaborating variables bound inside the body: ``b i`` has
+        the codomain of ``b``."""
+        probe = leaf
+        count = 0
+        while isinstance(probe, T.App) and not T.free_vars(probe).issubset(env.keys()):
+            probe, count = probe.fn, count + len(probe.args)
+        try:
+            ty = self._synth(probe, env)
+        except (Untranslatable, ValueError, TypeError, IndexError, KeyError):
+            return None
+        if ty is not None and count:
+            return ty.apply(count) if ty.is_array and ty.arity() >= count else None
+        return ty
+
+    def _fn_value_type(self, value: Value) -> Ty | None:
+        """The type of a partly applied definition, from its parameters and result type."""
+        fnv = value.fn
+        if isinstance(fnv, DefFn):
+            params = self._explicit_params(fnv.decl)
+            remaining = params[len(fnv.args):]
+            if remaining and is_type_term(remaining[0].type):
+                dom = self.try_type(remaining[0].type, Env())
+                if dom is not None:
+                    return fun(dom, REAL)
+        return self._infer_fn_type(value)

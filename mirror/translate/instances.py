@@ -1,0 +1,344 @@
+"""Instances: a statement over type parameters, instantiated at concrete carriers.
+
+``theorem t {R : Type*} [CommRing R] (a b : R) : …`` says something of every commutative
+ring; leanmirror checks it at the carriers of :data:`CARRIERS_FILE` (``mirror/data/
+carriers.toml``) that have every class the statement asks of ``R`` (ℤ, ℚ, ℝ here; 2×2 and
+3×3 real matrices for a ``Ring``). Instantiation is a stage between extraction and
+translation: each :class:`Instance` is an ordinary :class:`~bridge.declaration.Declaration`
+with the type variable substituted everywhere (binders, ascriptions ``(0 : R)``, coercions
+``((n : ℕ) : R)``) and its class binders removed, so the translator sees only concrete types.
+
+A class constraint that no carrier satisfies (``MeasureSpace X``) raises :class:`NoCarrier`,
+naming the class; a constraint on a value rather than a type (``[Fact (1 < p)]``,
+``[NeZero n]``) becomes the hypothesis it states.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from bridge import term as T
+from bridge.declaration import Declaration
+from bridge.parser import parse_term
+from mirror.translate.lean_terms import fresh_name
+from mirror.judge.result import StatementResult
+from mirror.translate.translation import Untranslatable
+
+#: The carrier table (classes → carriers), shipped with leanmirror.
+CARRIERS_FILE = Path(__file__).resolve().parent / "data" / "carriers.toml"
+
+
+class NoCarrier(Untranslatable):
+    """A type parameter whose class constraints no carrier of the table satisfies."""
+
+    def __init__(self, variable: str, classes: list[str]) -> None:
+        self.classes = tuple(classes)
+        names = ", ".join(classes)
+        super().__init__(
+            f"type parameter {variable} with class {names}",
+            f"no carrier in mirror/data/carriers.toml is an instance of {names}",
+        )
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """A concrete type and the Mathlib classes it is an instance of (closed under implication)."""
+
+    key: str
+    #: How the report names it (``Matrix (Fin 2) (Fin 2) ℝ``).
+    lean: str
+    type: T.Term
+    classes: frozenset[str]
+    #: A variable of ``type`` drawn as a dimension (``n`` of ``Fin n``), or ``None``.
+    dimension: str | None = None
+    #: Class → hypothesis on the dimension it needs (``Nonempty`` → ``0 < n``).
+    when: tuple[tuple[str, T.Term], ...] = ()
+
+
+@dataclass(frozen=True)
+class CarrierTable:
+    """The carriers, in the order they are tried, and the instance budget of a statement."""
+
+    carriers: tuple[Carrier, ...]
+    max_instances: int
+
+    def admissible(self, classes: list[str]) -> list[Carrier]:
+        """The carriers that are instances of every class in ``classes``."""
+        return [c for c in self.carriers if all(name in c.classes for name in classes)]
+
+
+def _closure(classes: list[str], implies: dict[str, list[str]]) -> frozenset[str]:
+    seen: set[str] = set()
+    stack = list(classes)
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            stack.extend(implies.get(name, ()))
+    return frozenset(seen)
+
+
+def _table_error(where: str, got: object, expected: str) -> ValueError:
+    return ValueError(f"{CARRIERS_FILE}: {where}: got {got!r}; expected {expected}")
+
+
+def read_table(text: str) -> CarrierTable:
+    """The :class:`CarrierTable` that the TOML ``text`` describes."""
+    data = tomllib.loads(text)
+    implies = data.get("implies", {})
+    if not isinstance(implies, dict):
+        raise _table_error("[implies]", implies, "a table of class → list of classes")
+    carriers = []
+    for key, spec in data.get("carriers", {}).items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
+            raise _table_error(f"[carriers.{key}]", spec, "a table with type = \"<Lean type>\"")
+        dimension = spec.get("dimension")
+        locals_ = {dimension} if dimension else set()
+        when = tuple((cls, parse_term(hyp, locals=locals_))
+                     for cls, hyp in spec.get("when", {}).items())
+        carriers.append(Carrier(key, spec.get("lean", spec["type"]),
+                                parse_term(spec["type"], locals=locals_),
+                                _closure(list(spec.get("classes", ())), implies),
+                                dimension, when))
+    limit = data.get("max_instances", 6)
+    if not isinstance(limit, int) or limit < 1:
+        raise _table_error("max_instances", limit, "a positive integer")
+    return CarrierTable(tuple(carriers), limit)
+
+
+@lru_cache(maxsize=1)
+def default_table() -> CarrierTable:
+    """The shipped table (:data:`CARRIERS_FILE`), read once."""
+    return read_table(CARRIERS_FILE.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One instantiation of a declaration: the carrier chosen for each type parameter."""
+
+    declaration: Declaration
+    #: ``(type variable, carrier as Lean text)`` pairs, in binder order.
+    carriers: tuple[tuple[str, str], ...]
+
+    @property
+    def label(self) -> str:
+        """``R := ℝ`` (``R := ℝ, ι := Fin n`` for several parameters)."""
+        return ", ".join(f"{var} := {lean}" for var, lean in self.carriers)
+
+
+def _is_type_parameter(binder: T.Binder) -> bool:
+    return isinstance(binder.type, T.Sort) and binder.type.level != 0
+
+
+def _class_of(binder: T.Binder) -> tuple[str, tuple[T.Term, ...]] | None:
+    """``(class name, arguments)`` of an instance binder ``[C a b]``."""
+    head, args = binder.type, ()
+    if isinstance(head, T.App):
+        head, args = head.fn, head.args
+    if isinstance(head, T.Const):
+        return head.name, tuple(args)
+    return None
+
+
+def _value_hypothesis(name: str, args: tuple[T.Term, ...]) -> T.Term | None:
+    """The proposition an instance on values states: ``Fact p`` is ``p``, ``NeZero n`` is
+    ``n ≠ 0``; ``None`` for any other class."""
+    if name == "Fact" and len(args) == 1:
+        return args[0]
+    if name == "NeZero" and len(args) == 1:
+        return T.app("Ne", args[0], T.Lit(0))
+    return None
+
+
+def _requirements(decl: Declaration,
+                  params: list[str]) -> tuple[dict[str, list[str]], list[T.Binder]]:
+    """The classes each type parameter must have, and the binders that remain (class
+    binders on type parameters removed; value instances turned into hypotheses)."""
+    needs: dict[str, list[str]] = {p: [] for p in params}
+    kept: list[T.Binder] = []
+    for binder in decl.binders:
+        if binder.name in needs and _is_type_parameter(binder):
+            continue
+        if binder.info != "instImplicit":
+            kept.append(binder)
+            continue
+        found = _class_of(binder)
+        mentioned = set(T.free_vars(binder.type)) & set(needs) if binder.type else set()
+        if not mentioned:
+            hyp = None if found is None else _value_hypothesis(*found)
+            kept.append(binder if hyp is None else T.Binder(binder.name, hyp, "default"))
+            continue
+        if found is None or len(found[1]) != 1 or not isinstance(found[1][0], T.Var):
+            var = sorted(mentioned)[0]
+            shown = found[0] if found is not None else str(binder.type)
+            raise NoCarrier(var, [shown])
+        needs[found[1][0].name].append(found[0])
+    return needs, kept
+
+
+
+
+def _instance(decl: Declaration, kept: list[T.Binder], choice: dict[str, Carrier],
+              needs: dict[str, list[str]]) -> Instance:
+    taken = {b.name for b in decl.binders} | set(T.free_vars(decl.type) if decl.type else ())
+    mapping: dict[str, T.Term] = {}
+    extra: list[T.Binder] = []
+    for var, carrier in choice.items():
+        ty = carrier.type
+        if carrier.dimension is not None:
+            size = fresh_name(f"{var}_card", taken)
+            rename = {carrier.dimension: T.Var(size)}
+            ty = T.substitute(ty, rename)
+            extra.append(T.Binder(size, T.Const("Nat"), "implicit"))
+            for cls, hyp in carrier.when:
+                if cls in needs[var]:
+                    extra.append(T.Binder("_", T.substitute(hyp, rename), "default"))
+        mapping[var] = ty
+    binders = tuple(extra) + tuple(
+        T.Binder(b.name, None if b.type is None else T.substitute(b.type, mapping), b.info)
+        for b in kept)
+    carriers = tuple((var, c.lean) for var, c in choice.items())
+    label = Instance(decl, carriers).label
+    instantiated = dataclasses.replace(
+        decl, name=f"{decl.name}[{label}]", binders=binders,
+        type=None if decl.type is None else T.substitute(decl.type, mapping))
+    return Instance(instantiated, carriers)
+
+
+def with_value_hypotheses(decl: Declaration) -> Declaration:
+    """``decl`` with each instance binder on values (``[Fact (1 < p)]``, ``[NeZero n]``) made
+    the hypothesis it states (the translator skips instance binders, so dropped, they would
+    make the statement stronger than Lean's)."""
+    binders = []
+    for binder in decl.binders:
+        found = _class_of(binder) if binder.info == "instImplicit" else None
+        hyp = None if found is None else _value_hypothesis(*found)
+        binders.append(binder if hyp is None else T.Binder(binder.name, hyp, "default"))
+    if all(a is b for a, b in zip(binders, decl.binders)):
+        return decl
+    return dataclasses.replace(decl, binders=tuple(binders))
+
+
+def _without_unused(decl: Declaration, params: list[str]) -> Declaration:
+    """``decl`` without the type parameters its statement does not use, with their class
+    binders and the variables of those types that nothing mentions (the scanner includes
+    section variables generously: ``variable {α} [TopologicalSpace α] {x : α}``). Sound for
+    refutation as every class here has a nonempty instance (``PUnit`` or a carrier)."""
+    relevant = set(T.free_vars(decl.type)) if decl.type is not None else set()
+    last = {b.name: i for i, b in enumerate(decl.binders)}  # a later binder shadows
+    typed = []
+    for index, binder in enumerate(decl.binders):
+        if binder.info == "instImplicit" or binder.type is None or _is_type_parameter(binder):
+            continue
+        if set(T.free_vars(binder.type)) & set(params):
+            typed.append((index, binder))
+        else:
+            relevant |= set(T.free_vars(binder.type))
+    changed = True
+    while changed:
+        changed = False
+        for index, binder in typed:
+            mentions = set(T.free_vars(binder.type))
+            if last[binder.name] == index and binder.name in relevant and not mentions <= relevant:
+                relevant |= mentions
+                changed = True
+    unused = set(params) - relevant
+    if not unused:
+        return decl
+    kept = tuple(b for i, b in enumerate(decl.binders)
+                 if not (b.name in unused or (b.type is not None and set(T.free_vars(b.type))
+                                               & unused and (b.name not in relevant
+                                                             or last[b.name] != i))))
+    return dataclasses.replace(decl, binders=kept)
+
+
+def instantiate(decl: Declaration, table: CarrierTable | None = None) -> list[Instance]:
+    """Every instance of ``decl`` at the carriers of ``table`` (the shipped one by default).
+
+    ``[]`` when ``decl`` has no type parameters (it is checked as it is). Raises
+    :class:`NoCarrier` when a type parameter's classes have no carrier in common. The
+    instances are all combinations of admissible carriers, in table order; the caller keeps
+    at most ``table.max_instances`` of those it can translate."""
+    params = list(dict.fromkeys(b.name for b in decl.binders if _is_type_parameter(b)))
+    if not params:
+        return []
+    decl = _without_unused(decl, params)
+    params = [p for p in params if any(b.name == p for b in decl.binders)]
+    if not params:
+        return [Instance(decl, ())]
+    table = table or default_table()
+    needs, kept = _requirements(decl, params)
+    options = []
+    for var in params:
+        admissible = table.admissible(needs[var])
+        if not admissible:
+            missing = [c for c in needs[var] if not table.admissible([c])] or needs[var]
+            raise NoCarrier(var, missing)
+        options.append(admissible)
+    return [_instance(decl, kept, dict(zip(params, combo)), needs)
+            for combo in itertools.product(*options)]
+
+
+#: From least to most evidence: a combined verdict that is neither refuted nor fully
+#: checked is the weakest of its instances.
+_STRENGTH = ("error", "untranslatable", "unbound", "inconclusive", "tested", "symbolic")
+
+
+def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
+            skipped: str | None = None) -> StatementResult:
+    """One row for a statement checked at several carriers (``rows``: label → its result).
+
+    Any refuted instance refutes the statement (its counterexample and carrier are the row's);
+    the statement is ``symbolic`` when every instance is, ``tested`` when every instance is
+    tested or symbolic, otherwise the weakest instance's verdict. ``base`` holds the
+    declaration's own fields (name, statement, location); ``skipped`` says at which carriers
+    the statement could not be translated."""
+    if not rows:
+        raise ValueError("combine: expected at least one checked instance, got none")
+    labels = [label for label, _ in rows]
+    refuted = [(label, r) for label, r in rows if r.mirror_status == "refuted"]
+    statuses = [r.mirror_status for _, r in rows]
+    if refuted:
+        label, chosen = refuted[0]
+        status = "refuted"
+    elif all(s == "symbolic" for s in statuses):
+        label, chosen = rows[0]
+        status = "symbolic"
+    elif all(s in ("tested", "symbolic") for s in statuses):
+        label, chosen = next((lr for lr in rows if lr[1].mirror_status == "tested"), rows[0])
+        status = "tested"
+    else:
+        label, chosen = min(rows, key=lambda lr: _STRENGTH.index(lr[1].mirror_status)
+                            if lr[1].mirror_status in _STRENGTH else 0)
+        status = chosen.mirror_status
+    notes = "; ".join(f"{lab}: {r.mirror_status}" for lab, r in rows)
+    notes = f"checked at {notes}" + (f"; {skipped}" if skipped else "") + (
+        f"; at {label}: {chosen.method}" if chosen.method else "")
+    reason = chosen.reason
+    if reason:
+        reason = f"at {label}: {reason}"
+    return dataclasses.replace(
+        base,
+        mirror_status=status,
+        examples=sum(r.examples for _, r in rows),
+        rejected=sum(r.rejected for _, r in rows),
+        max_error=chosen.max_error,
+        tolerance=chosen.tolerance,
+        counterexample=chosen.counterexample,
+        reason=reason,
+        method=notes,
+        sympy=chosen.sympy,
+        code=chosen.code,
+        duration=round(sum(r.duration for _, r in rows), 3),
+        stage=chosen.stage,
+        carriers=labels,
+    )
+
+
+__all__ = ["CARRIERS_FILE", "Carrier", "CarrierTable", "Instance", "NoCarrier", "combine",
+           "default_table", "instantiate", "read_table", "with_value_hypotheses"]

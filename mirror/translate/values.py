@@ -1,0 +1,380 @@
+"""The translator's data: values, environments, statements, errors and term helpers.
+
+:mod:`mirror.translate.elaborator`, :mod:`mirror.translate.unfolding`, :mod:`mirror.translate.forms` and
+:mod:`mirror.translate.translation` share these; nothing here translates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from bridge import term as T
+from bridge.declaration import Declaration
+from bridge.errors import LeanMirrorError
+from mirror.translate.types import (
+    BOOL,
+    COMPLEX,
+    ENNREAL,
+    INT,
+    NAT,
+    NNREAL,
+    PNAT,
+    PROP,
+    RAT,
+    REAL,
+    Ty,
+    fin,
+)
+
+class Untranslatable(LeanMirrorError, NotImplementedError):
+    """A construct the translator does not handle. ``construct`` names it."""
+
+    def __init__(self, construct: str, detail: str = "") -> None:
+        self.construct = construct
+        message = f"cannot translate {construct}"
+        if detail:
+            message += f": {detail}"
+        super().__init__(message)
+
+
+class UnknownConstant(Untranslatable):
+    """A Lean constant that is neither in the table nor a definition of the project."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"constant {name}",
+            "it is not in mirror.translate.vocabulary.FUNCTIONS and the project does not define it; "
+            "add it there or bind an implementation",
+        )
+        self.name = name
+
+
+class Unbound(Untranslatable):
+    """A definition with no body available (opaque, axiom, or outside the project)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"definition {name}", "no body is available and no implementation is bound")
+        self.name = name
+
+
+#: The symbol standing for the length of the sampled prefix of an ``ℕ → α`` array.
+NAT_DOMAIN = sp.Symbol("NATDOM", integer=True, positive=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Values
+
+
+@dataclass(frozen=True)
+class ArrayFn:
+    """An array-valued variable (``ℕ → ℝ``, ``Fin n → Fin m → ℝ``, a matrix), partly applied."""
+
+    array: sp.Basic
+    ty: Ty
+    indices: tuple = ()
+
+
+@dataclass(frozen=True)
+class Closure:
+    """``fun binders => body`` in an environment."""
+
+    binders: tuple[T.Binder, ...]
+    body: T.Term
+    env: "Env"
+
+
+@dataclass(frozen=True)
+class DefFn:
+    """A project definition, partly applied (arguments as terms with their environment)."""
+
+    decl: Declaration
+    args: tuple  # tuple[(Term, Env)]
+
+
+@dataclass(frozen=True)
+class TableFn:
+    """A table function used as a value (``Real.exp`` passed to ``Finset.sum``)."""
+
+    name: str
+    args: tuple  # tuple[Value]
+
+
+@dataclass(frozen=True)
+class Value:
+    """A translated term: a sympy expression or a function value, with its type."""
+
+    expr: Any = None
+    ty: Ty | None = None
+    fn: Any = None
+    #: ``True`` for an untyped numeral (its type comes from the context).
+    numeral: bool = False
+
+    @property
+    def is_fn(self) -> bool:
+        return self.fn is not None
+
+    @classmethod
+    def of(cls, expr: sp.Basic, ty: Ty | None) -> "Value":
+        """``expr`` at ``ty``: an array value (indexable) when ``ty`` is an array type."""
+        if ty is not None and ty.is_array:
+            return cls(fn=ArrayFn(expr, ty), ty=ty)
+        return cls(expr, ty)
+
+
+class Env(dict):
+    """Variable name → :class:`Value` (or a :class:`Ty` for type variables).
+
+    ``recursion`` is the recursive definition whose step is being elaborated (its own
+    calls inside the step read the previous value); a child environment inherits it."""
+
+    def __init__(self, parent: Any = (), /, **values: Any) -> None:
+        super().__init__(parent, **values)
+        self.recursion: "RecursiveStep | RecursiveSystem | None" = getattr(parent, "recursion",
+                                                                           None)
+
+    def extend(self, **values: Any) -> "Env":
+        child = Env(self)
+        child.update(values)
+        return child
+
+    def __hash__(self) -> int:  # closures are frozen dataclasses holding an Env
+        return id(self)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A term already translated: a sympy expression (a bound dummy, an index) with its type.
+
+    The elaborator returns it as it is, so code that holds a sympy value can pass it where a
+    Lean term is expected (applying a function value to a fresh index, say)."""
+
+    expr: sp.Basic
+    ty: Ty | None = None
+
+
+@dataclass(frozen=True)
+class KnownType:
+    """A binder type already known as a :class:`Ty` (a lambda met with an expected type)."""
+
+    ty: Ty
+
+
+@dataclass(frozen=True)
+class RecursiveStep:
+    """The step ``| t + 1 => …`` of a recursive definition being elaborated: its own call
+    reads ``previous`` when the explicit parameters are passed unchanged and the recursion
+    argument is ``t`` (named ``argument``)."""
+
+    name: str
+    previous: "Value"
+    params: tuple[str, ...]
+    extra_proofs: int
+    argument: str = ""
+
+    def calls(self, name: str) -> bool:
+        return name == self.name
+
+
+@dataclass(frozen=True)
+class MemberSignature:
+    """A member of a recursive system: its explicit parameters' types in order (``None`` for
+    a proof, which is not passed), its result type, and whether that is a proposition."""
+
+    params: tuple[Ty | None, ...]
+    result: Ty
+    truth: bool
+
+
+@dataclass(frozen=True)
+class RecursiveSystem:
+    """The definitions of one recursive system (a definition, or a ``mutual`` block) whose
+    bodies are being elaborated: a call of a member is a
+    :class:`~mirror.evaluate.recursion.RecursiveCall`."""
+
+    members: dict[str, MemberSignature]
+
+    def calls(self, name: str) -> bool:
+        return name in self.members
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+@dataclass
+class Variable:
+    """A statement variable: a value to draw."""
+
+    name: str
+    ty: Ty
+    symbol: sp.Symbol
+    lean_type: str = ""
+    #: Implicit dimension binders are drawn first.
+    implicit: bool = False
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A variable the statement fixes by an equation hypothesis ``label : name = expr`` (or
+    ``expr = name``) at the variable's own type: it is computed, not drawn."""
+
+    name: str
+    symbol: sp.Symbol
+    expr: sp.Basic
+    label: str
+
+
+@dataclass
+class Statement:
+    """A translated statement: variables, hypotheses and the conclusion."""
+
+    name: str
+    variables: list[Variable]
+    hypotheses: list[tuple[str, sp.Basic]]
+    conclusion: sp.Basic
+    bound: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    #: Variables defined by equation hypotheses, in an order that computes each from drawn or
+    #: already computed values (the planner copies bare-variable definitions, the printer
+    #: recomputes every one).
+    definitions: list[Definition] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+
+ARITH = {
+    "HAdd.hAdd": "add",
+    "HSub.hSub": "sub",
+    "HMul.hMul": "mul",
+    "HDiv.hDiv": "div",
+    "HMod.hMod": "mod",
+    "Neg.neg": "neg",
+    "HPow.hPow": "pow",
+    "HSMul.hSMul": "smul",
+    "Inv.inv": "inv",
+}
+RELATIONS = {"Eq": "eq", "Ne": "ne", "LT.lt": "lt", "LE.le": "le", "GT.gt": "gt", "GE.ge": "ge"}
+
+TYPE_NAMES = {
+    "Nat": NAT,
+    "Int": INT,
+    "Rat": RAT,
+    "Real": REAL,
+    "Complex": COMPLEX,
+    "Prop": PROP,
+    "Bool": BOOL,
+    "NNReal": NNREAL,
+    "ENNReal": ENNREAL,
+    "PNat": PNAT,
+}
+
+
+def fresh(name: str, ty: Ty) -> sp.Dummy:
+    return sp.Dummy(_symbol_name(name), **assumptions(ty))
+
+
+def _symbol_name(name: str) -> str:
+    return name if name and name != "_" else "x"
+
+
+def assumptions(ty: Ty | None) -> dict[str, bool]:
+    if ty is None:
+        return {}
+    if ty.kind in ("Nat", "Fin"):
+        return {"integer": True, "nonnegative": True}
+    if ty.kind == "PNat":
+        return {"integer": True, "positive": True}
+    if ty.kind == "NNReal":
+        return {"real": True, "nonnegative": True}
+    if ty.kind == "ENNReal":
+        return {"extended_nonnegative": True}
+    if ty.kind == "Int":
+        return {"integer": True}
+    if ty.kind == "Rat":
+        return {"rational": True}
+    if ty.kind == "Real":
+        return {"real": True}
+    if ty.kind == "Complex":
+        return {"complex": True}
+    return {}
+
+
+def is_prop_type(term: T.Term | None) -> bool:
+    """A binder type that is a proposition (its value is a proof, irrelevant at run time)."""
+    if term is None:
+        return False
+    if isinstance(term, T.App) and isinstance(term.fn, T.Const):
+        return term.fn.name in RELATIONS or term.fn.name in (
+            "And",
+            "Or",
+            "Not",
+            "Iff",
+            "Membership.mem",
+            "Exists",
+            "Matrix.PosDef",
+            "Matrix.PosSemidef",
+            "Nat.Prime",
+        )
+    if isinstance(term, T.Const):
+        return term.name in ("True", "False")
+    if isinstance(term, T.Pi):
+        return is_prop_type(term.body)
+    return False
+
+
+def zmod(n: sp.Basic) -> Ty:
+    """``ZMod n``: ``ℤ`` for ``n = 0``, else ``Fin n`` (Mathlib's definition)."""
+    if not isinstance(n, sp.Integer):
+        raise Untranslatable(f"ZMod {n}", "only a numeral modulus is supported (ZMod 0 = ℤ)")
+    return INT if n == 0 else fin(n)
+
+
+def is_arith(term: T.Term) -> bool:
+    return isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH
+
+
+def matrix_ty(ty: Ty | None) -> Ty:
+    """``Matrix m n α`` for a matrix or a two-argument function type."""
+    if ty is not None and ty.kind == "Matrix":
+        return ty
+    if ty is not None and ty.kind == "Fun" and ty.args[1].kind == "Fun":
+        return Ty("Matrix", (ty.args[0], ty.args[1].args[0], ty.args[1].args[1]))
+    raise Untranslatable("a matrix operation on a value that is not a matrix", str(ty))
+
+
+def is_type_term(term: T.Term | None) -> bool:
+    """A written binder type (or one already known), not a placeholder ``_``."""
+    return term is not None and not isinstance(term, T.Hole)
+
+
+def is_logical(expr: sp.Basic) -> bool:
+    """A sympy proposition (not a symbol or array entry that merely holds a truth value)."""
+    return isinstance(expr, (sp.logic.boolalg.BooleanFunction, sp.core.relational.Relational,
+                             sp.logic.boolalg.BooleanAtom))
+
+
+def post_colon_params(term: T.Term | None) -> list[T.Binder]:
+    """The named parameters a definition's type introduces after the colon (``(t : ℕ) → t ≤ T
+    → …``), in order. Anonymous arrows (``ℕ → ℝ``) are not parameters of the signature."""
+    out: list[T.Binder] = []
+    while isinstance(term, T.Pi):
+        for binder in term.binders:
+            if binder.name == "_" and not is_prop_type(binder.type):
+                return out
+            out.append(binder)
+        term = term.body
+    return out
+
+
+def drop_pis(term: T.Term, count: int) -> T.Term:
+    """The type after ``count`` leading Pi binders."""
+    while count > 0 and isinstance(term, T.Pi):
+        binders = term.binders
+        if len(binders) > count:
+            return T.Pi(binders[count:], term.body)
+        count -= len(binders)
+        term = term.body
+    return term
