@@ -27,7 +27,7 @@ SHARE = 0.5
 def candidates(settings: dict[str, Any]) -> np.ndarray:
     """The signed values the setting forces (empty when the plan sets none)."""
     magnitudes = np.asarray(settings.get("extremes") or [], dtype=float)
-    return np.unique(np.concatenate([magnitudes, -magnitudes]))
+    return np.unique(np.concatenate([magnitudes, -magnitudes])) + 0.0  # no -0.0: ℝ has one zero
 
 
 def _admitted(values: np.ndarray, lo: Any, hi: Any, lo_strict: Any, hi_strict: Any) -> np.ndarray:

@@ -31,6 +31,7 @@ def _plan(statement: str, binders: str, forced: bool = True) -> dict:
 def test_the_forced_values_are_signed_and_unique():
     assert candidates({}).size == 0
     assert list(candidates({"extremes": [0.0, 1e300]})) == [-1e300, 0.0, 1e300]
+    assert not np.signbit(candidates({"extremes": [0.0, 1e300]})[1])  # never -0.0
 
 
 def test_the_sweep_draws_the_forced_values_inside_the_range_only():
