@@ -1,0 +1,103 @@
+"""Line layout of printed properties: a long assignment broken at its calls' arguments.
+
+The printer writes each hypothesis and the conclusion on one line; an unfolded definition
+makes that line thousands of characters long, unreadable in review and one huge diff line
+for any edit. :func:`wrap_assignment` breaks such a line at the arguments of its calls and
+lambdas, packing short arguments together and closing brackets on the last line (a
+one-constant edit in the Lean statement changes one short line). The result parses to the
+same Python syntax tree as the line it replaces, or the line is kept as it was.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: Lines are broken when longer than this.
+WIDTH = 96
+_STEP = 4
+
+
+def _fits(text: str, column: int) -> bool:
+    return column + len(text) <= WIDTH
+
+
+def _arguments(node: ast.Call) -> list[tuple[str, ast.AST]]:
+    items: list[tuple[str, ast.AST]] = [("", arg) for arg in node.args]
+    items += [(f"{kw.arg}=" if kw.arg else "**", kw.value) for kw in node.keywords]
+    return items
+
+
+def _lay(node: ast.AST, column: int, indent: int) -> list[str]:
+    """``node`` as lines: the first continues at ``column`` of a line indented by
+    ``indent``, the others carry their own indentation."""
+    text = ast.unparse(node)
+    if _fits(text, column):
+        return [text]
+    if isinstance(node, ast.Call) and not any(isinstance(a, ast.Starred) for a in node.args):
+        return _bracketed(ast.unparse(node.func) + "(", _arguments(node), ")", indent)
+    if isinstance(node, ast.Lambda):
+        head = f"lambda {ast.unparse(node.args)}: " if node.args.args else "lambda: "
+        body = _lay(node.body, column + len(head), indent)
+        if isinstance(node.body, (ast.Tuple, ast.NamedExpr)):
+            return [text]
+        return [head + body[0], *body[1:]]
+    return [text]
+
+
+def _bracketed(opening: str, items: list[tuple[str, ast.AST]], closing: str,
+               outer: int) -> list[str]:
+    indent = outer + _STEP
+    pad = " " * indent
+    lines = [opening]
+    current: str | None = None
+    for position, (prefix, value) in enumerate(items):
+        last = position == len(items) - 1
+        tail = closing if last else ","
+        laid = _lay(value, indent + len(prefix), indent)
+        piece = [prefix + laid[0], *laid[1:]]
+        piece[-1] += tail
+        if len(piece) == 1 and current is not None and _fits(current + " " + piece[0], 0):
+            current = current + " " + piece[0]
+            continue
+        if current is not None:
+            lines.append(current)
+        if len(piece) == 1:
+            current = pad + piece[0]
+        else:
+            lines.append(pad + piece[0])
+            lines.extend(piece[1:-1])
+            current = piece[-1]
+    if current is not None:
+        lines.append(current)
+    if not items:
+        lines[-1] += closing
+    return lines
+
+
+def wrap_assignment(line: str) -> list[str]:
+    """An indented ``name = expression`` line, broken into lines of at most :data:`WIDTH`
+    characters where its calls allow; the line itself when it fits or cannot be broken."""
+    if len(line) <= WIDTH:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    try:
+        tree = ast.parse(line.strip())
+    except SyntaxError:
+        return [line]
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assign):
+        return [line]
+    statement = tree.body[0]
+    head = " " * indent + " = ".join(ast.unparse(t) for t in statement.targets) + " = "
+    laid = _lay(statement.value, len(head), indent)
+    if not isinstance(statement.value, ast.Call):
+        return [line]
+    lines = [head + laid[0], *laid[1:]]
+    original = ast.dump(tree)
+    try:
+        same = ast.dump(ast.parse("\n".join(l[indent:] for l in lines))) == original
+    except SyntaxError:
+        same = False
+    return lines if same else [line]
+
+
+__all__ = ["WIDTH", "wrap_assignment"]
