@@ -27,8 +27,8 @@ BINDERS_d_U = [dim('d'), array('U', 'real', 'd', 'd')]
         array('w', 'real', 'm')])
 def prop_Mirror__FractionalPower__accretiveLayer__conformance(
         rt, *, v_d, v_q, v_m, v_L, v_delta, v_U, v_r, v_lam, v_w):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call(
             'Mirror.FractionalPower.accretiveLayer', (v_d, v_q, v_m), v_L, v_delta, v_U, v_r,
             v_lam, v_w),
@@ -47,7 +47,6 @@ def prop_Mirror__FractionalPower__accretiveLayer__conformance(
                         rt.tabulate(
                             lambda b_a0_2, b_a1_3: rt.index(rt.tabulate(lambda b_a0_4, b_a1_5: rt.sum_range(lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6), 0, v_q) + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_2, b_a1_3) + rt.index(rt.tabulate(lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)), b_a0_2, b_a1_3),
                             (v_d, v_d)))), 0, v_m)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.accretiveLayer_comm (statement e0617704fa1b) ---
@@ -67,8 +66,8 @@ def prop_Mirror__FractionalPower__accretiveLayer__conformance(
         array('lam', 'real', 'm', elem_lo=above(0.0)), array('w', 'real', 'm')])
 def prop_Mirror__FractionalPower__accretiveLayer_comm(
         rt, *, v_d, v_q, v_m, v_L, v_delta, v_U, v_r, v_lam, v_w):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.matmul(
             rt.call(
                 'Mirror.FractionalPower.accretiveLayer', (v_d, v_q, v_m), v_L, v_delta, v_U,
@@ -79,7 +78,6 @@ def prop_Mirror__FractionalPower__accretiveLayer_comm(
             rt.call(
                 'Mirror.FractionalPower.accretiveLayer', (v_d, v_q, v_m), v_L, v_delta, v_U,
                 v_r, v_lam, v_w)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.accretiveParam.conformance (statement 1758746e8441) ---
@@ -94,13 +92,12 @@ def prop_Mirror__FractionalPower__accretiveLayer_comm(
         array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam__conformance(
         rt, *, v_d, v_q, v_L, v_delta, v_U):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U),
         rt.tabulate(
             lambda b_a0_1, b_a1_2: rt.index(rt.tabulate(lambda b_a0_3, b_a1_4: rt.sum_range(lambda b_j_5: rt.index(v_L, b_a0_3, b_j_5) * rt.index(v_L, b_a1_4, b_j_5), 0, v_q) + rt.ite(rt.eq(b_a0_3, b_a1_4), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_1, b_a1_2) + rt.index(rt.tabulate(lambda b_a0_6, b_a1_7: rt.rational(1, 2) * rt.index(v_U, b_a0_6, b_a1_7) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_7, b_a0_6), (v_d, v_d)), b_a0_1, b_a1_2),
             (v_d, v_d)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.accretiveParam_quadratic_eq (statement 1772dc021dd0) ---
@@ -116,8 +113,8 @@ def prop_Mirror__FractionalPower__accretiveParam__conformance(
         array('L', 'real', 'd', 'q'), array('U', 'real', 'd', 'd'), array('x', 'real', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam_quadratic_eq(
         rt, *, v_d, v_q, v_L, v_delta, v_U, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.sum_range(
                 lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2) * rt.index(rt.call('Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U), b_j_1, b_j_2),
@@ -126,7 +123,6 @@ def prop_Mirror__FractionalPower__accretiveParam_quadratic_eq(
             lambda b_j_3: rt.sum_range(
                 lambda b_j_4: rt.index(v_x, b_j_3) * rt.index(v_x, b_j_4) * rt.index(rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta), b_j_3, b_j_4),
                 0, v_d), 0, v_d))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.accretiveParam_shift_isUnit (statement 62590c1609d1) ---
@@ -147,14 +143,13 @@ def prop_Mirror__FractionalPower__accretiveParam_shift_isUnit(
     h_hdelta = rt.lt(0, v_delta)
     # hypothesis hl
     h_hl = rt.le(0, v_l)
-    hypotheses = rt.and_(h_hdelta, h_hl)
-    conclusion = rt.ne(
+    # hypotheses, conclusion
+    return rt.and_(h_hdelta, h_hl), rt.ne(
         rt.det(
             rt.mat_add(
                 rt.mat_smul(v_l, rt.eye(v_d)),
                 rt.call('Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U))),
         0)
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.accretiveParam_symm_part (statement 437465be3b39) ---
@@ -169,8 +164,8 @@ def prop_Mirror__FractionalPower__accretiveParam_shift_isUnit(
         dim('d'), dim('q'), real('δ', lo=[above(0.0), above(0.0), above(0.0)]),
         array('L', 'real', 'd', 'q'), array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam_symm_part(rt, *, v_d, v_q, v_L, v_delta, v_U):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.mat_smul(
             rt.rational(1, 2),
             rt.mat_add(
@@ -179,7 +174,6 @@ def prop_Mirror__FractionalPower__accretiveParam_symm_part(rt, *, v_d, v_q, v_L,
                     rt.call(
                         'Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U)))),
         rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.resolventMixture_symPart_symm (statement ac7e03fb3362) ---
@@ -195,8 +189,8 @@ def prop_Mirror__FractionalPower__accretiveParam_symm_part(rt, *, v_d, v_q, v_L,
         array('L', 'real', 'd', 'q'), array('lam', 'real', 'm'), array('w', 'real', 'm')])
 def prop_Mirror__FractionalPower__resolventMixture_symPart_symm(
         rt, *, v_d, v_q, v_m, v_L, v_delta, v_r, v_lam, v_w):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.transpose(
             rt.mat_smul(
                 rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r),
@@ -225,7 +219,6 @@ def prop_Mirror__FractionalPower__resolventMixture_symPart_symm(
                                     'Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
                         rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
                 0, v_m)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.resolvent_isUnit (statement 6f2cc0d61356) ---
@@ -245,11 +238,10 @@ def prop_Mirror__FractionalPower__rpow_eq_resolvent_integral(rt, *, v_r, v_t):
     h_hr = rt.and_(rt.lt(0, v_r), rt.lt(v_r, 1))
     # hypothesis ht
     h_ht = rt.lt(0, v_t)
-    hypotheses = rt.and_(h_hr, h_ht)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hr, h_ht), rt.eq(
         rt.rpow(v_t, v_r),
         rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r) * rt.integral(lambda b_s_1: rt.div(v_t * rt.rpow(b_s_1, v_r + -1), b_s_1 + v_t), 0, rt.inf))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.rpow_half_sq (statement 7af105ef9295) ---
@@ -260,9 +252,9 @@ def prop_Mirror__FractionalPower__rpow_eq_resolvent_integral(rt, *, v_r, v_t):
 def prop_Mirror__FractionalPower__rpow_half_sq(rt, *, v_t, v_r):
     # hypothesis ht
     h_ht = rt.lt(0, v_t)
-    hypotheses = rt.and_(h_ht)
-    conclusion = rt.eq(rt.power(rt.rpow(v_t, (rt.rational(1, 2) * v_r)), 2), rt.rpow(v_t, v_r))
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.and_(h_ht), rt.eq(
+        rt.power(rt.rpow(v_t, rt.rational(1, 2) * v_r), 2), rt.rpow(v_t, v_r))
 
 
 # --- Mirror.FractionalPower.skewPart.conformance (statement 441a8556c3bf) ---
@@ -271,13 +263,12 @@ def prop_Mirror__FractionalPower__rpow_half_sq(rt, *, v_t, v_r):
     'Mirror.FractionalPower.skewPart.conformance', settings=SETTINGS,
     bound=['Mirror.FractionalPower.skewPart'], binders=BINDERS_d_U)
 def prop_Mirror__FractionalPower__skewPart__conformance(rt, *, v_d, v_U):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.skewPart', (v_d,), v_U),
         rt.tabulate(
             lambda b_a0_1, b_a1_2: rt.rational(1, 2) * rt.index(v_U, b_a0_1, b_a1_2) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_2, b_a0_1),
             (v_d, v_d)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.skewPart_apply_swap (statement 3b53cd2b0e2e) ---
@@ -288,11 +279,10 @@ def prop_Mirror__FractionalPower__skewPart__conformance(rt, *, v_d, v_U):
     bound=['Mirror.FractionalPower.skewPart'],
     binders=[dim('d'), fin('i', 'd'), fin('j', 'd'), array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__skewPart_apply_swap(rt, *, v_d, v_U, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.FractionalPower.skewPart', (v_d,), v_U), v_i, v_j),
         -1 * rt.index(rt.call('Mirror.FractionalPower.skewPart', (v_d,), v_U), v_j, v_i))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.skewPart_transpose (statement 277f935c6abc) ---
@@ -302,11 +292,10 @@ def prop_Mirror__FractionalPower__skewPart_apply_swap(rt, *, v_d, v_U, v_i, v_j)
     'Mirror.FractionalPower.skewPart_transpose', settings=SETTINGS,
     bound=['Mirror.FractionalPower.skewPart'], binders=BINDERS_d_U)
 def prop_Mirror__FractionalPower__skewPart_transpose(rt, *, v_d, v_U):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.transpose(rt.call('Mirror.FractionalPower.skewPart', (v_d,), v_U)),
         rt.mat_neg(rt.call('Mirror.FractionalPower.skewPart', (v_d,), v_U)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.symPart.conformance (statement 4b8f23fed982) ---
@@ -318,13 +307,12 @@ def prop_Mirror__FractionalPower__skewPart_transpose(rt, *, v_d, v_U):
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
     binders=[dim('d'), dim('q'), real('δ', lo=[above(0.0)]), array('L', 'real', 'd', 'q')])
 def prop_Mirror__FractionalPower__symPart__conformance(rt, *, v_d, v_q, v_L, v_delta):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta),
         rt.tabulate(
             lambda b_a0_1, b_a1_2: rt.sum_range(lambda b_j_3: rt.index(v_L, b_a0_1, b_j_3) * rt.index(v_L, b_a1_2, b_j_3), 0, v_q) + rt.ite(rt.eq(b_a0_1, b_a1_2), lambda: v_delta, lambda: 0),
             (v_d, v_d)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.FractionalPower.symPart_posDef (statement 68be22412571) ---
@@ -339,9 +327,9 @@ def prop_Mirror__FractionalPower__symPart__conformance(rt, *, v_d, v_q, v_L, v_d
 def prop_Mirror__FractionalPower__symPart_posDef(rt, *, v_d, v_q, v_L, v_delta):
     # hypothesis hδ
     h_hdelta = rt.lt(0, v_delta)
-    hypotheses = rt.and_(h_hdelta)
-    conclusion = rt.pos_def(rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.and_(h_hdelta), rt.pos_def(
+        rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))
 
 
 # --- Mirror.FractionalPower.symPart_quadratic_pos (statement b2b39134154c) ---
@@ -358,11 +346,10 @@ def prop_Mirror__FractionalPower__symPart_quadratic_pos(rt, *, v_d, v_q, v_L, v_
     h_hdelta = rt.lt(0, v_delta)
     # hypothesis h6
     h_h6 = rt.not_(rt.array_eq(v_x, 0))
-    hypotheses = rt.and_(h_hdelta, h_h6)
-    conclusion = rt.lt(
+    # hypotheses, conclusion
+    return rt.and_(h_hdelta, h_h6), rt.lt(
         0,
         rt.sum_range(
             lambda b_j_1: rt.sum_range(
                 lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2) * (rt.sum_range(lambda b_j_3: rt.index(v_L, b_j_1, b_j_3) * rt.index(v_L, b_j_2, b_j_3), 0, v_q) + rt.ite(rt.eq(b_j_1, b_j_2), lambda: v_delta, lambda: 0)),
                 0, v_d), 0, v_d))
-    return hypotheses, conclusion

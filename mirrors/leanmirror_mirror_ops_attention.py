@@ -27,8 +27,8 @@ BINDERS_L_s_visible = [dim('L'), array('s', 'real', 'L'), array('visible', 'bool
 def prop_Mirror__Ops__causalGQA__conformance(
         rt, *, v_S, v_L, v_Hkv, v_G, v_D, v_scale, v_pos, v_q, v_k, v_v, v_arg5, v_arg6, v_arg7,
         v_arg8):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.causalGQA', (v_S, v_L, v_Hkv, v_G, v_D), v_scale, v_pos, v_q, v_k,
@@ -36,7 +36,6 @@ def prop_Mirror__Ops__causalGQA__conformance(
         rt.sum_range(
             lambda b_j_1: rt.index(v_v, b_j_1, v_arg6, v_arg8) * rt.ite(rt.le(b_j_1, rt.index(v_pos, v_arg5)), lambda: rt.div(rt.exp(v_scale * rt.sum_range(lambda b_j_2: rt.index(v_k, b_j_1, v_arg6, b_j_2) * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_2), 0, v_D)), rt.sum_range(lambda b_j_3: rt.ite(rt.le(b_j_3, rt.index(v_pos, v_arg5)), lambda: rt.exp(v_scale * rt.sum_range(lambda b_j_4: rt.index(v_k, b_j_3, v_arg6, b_j_4) * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_4), 0, v_D)), lambda: 0), 0, v_L)), lambda: 0),
             0, v_L))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.decodeGQA.conformance (statement 684f11f58c2d) ---
@@ -50,15 +49,14 @@ def prop_Mirror__Ops__causalGQA__conformance(
         array('k', 'real', 'L', 'Hkv', 'D'), array('v', 'real', 'L', 'Hkv', 'D')])
 def prop_Mirror__Ops__decodeGQA__conformance(
         rt, *, v_L, v_Hkv, v_G, v_D, v_scale, v_q, v_k, v_v, v_arg4, v_arg5, v_arg6):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.decodeGQA', (v_L, v_Hkv, v_G, v_D), v_scale, v_q, v_k, v_v),
             v_arg4, v_arg5, v_arg6),
         rt.sum_range(
             lambda b_j_1: rt.index(v_v, b_j_1, v_arg4, v_arg6) * rt.div(rt.exp(v_scale * rt.sum_range(lambda b_j_2: rt.index(v_k, b_j_1, v_arg4, b_j_2) * rt.index(v_q, v_arg4, v_arg5, b_j_2), 0, v_D)), rt.sum_range(lambda b_j_3: rt.exp(v_scale * rt.sum_range(lambda b_j_4: rt.index(v_k, b_j_3, v_arg4, b_j_4) * rt.index(v_q, v_arg4, v_arg5, b_j_4), 0, v_D)), 0, v_L)),
             0, v_L))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.decodeGQA_eq_causalGQA_last (statement ec1eb91f7098) ---
@@ -74,8 +72,8 @@ def prop_Mirror__Ops__decodeGQA__conformance(
         array('v', 'real', 'L', 'Hkv', 'D')])
 def prop_Mirror__Ops__decodeGQA_eq_causalGQA_last(
         rt, *, v_L, v_Hkv, v_G, v_D, v_scale, v_q, v_k, v_v):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.decodeGQA', (v_L, v_Hkv, v_G, v_D), v_scale, v_q, v_k, v_v),
         rt.index(
             rt.call(
@@ -84,7 +82,6 @@ def prop_Mirror__Ops__decodeGQA_eq_causalGQA_last(
                 rt.tabulate(
                     lambda b_a0_2, b_a1_3, b_a2_4, b_a3_5: rt.index(v_q, b_a1_3, b_a2_4, b_a3_5),
                     (1, v_Hkv, v_G, v_D)), v_k, v_v), 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.sigmoidGate.conformance (statement d41a64e6d39a) ---
@@ -95,11 +92,10 @@ def prop_Mirror__Ops__decodeGQA_eq_causalGQA_last(
         dim('T'), dim('H'), fin('arg2', 'T'), fin('arg3', 'H'), array('o', 'real', 'T', 'H'),
         array('gate', 'real', 'T', 'H')])
 def prop_Mirror__Ops__sigmoidGate__conformance(rt, *, v_T, v_H, v_o, v_gate, v_arg2, v_arg3):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.sigmoidGate', (v_T, v_H), v_o, v_gate), v_arg2, v_arg3),
         rt.index(v_o, v_arg2, v_arg3) * rt.div(1, 1 + rt.exp(-1 * rt.index(v_gate, v_arg2, v_arg3))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.slidingGQA.conformance (statement 90b7af46062b) ---
@@ -116,8 +112,8 @@ def prop_Mirror__Ops__sigmoidGate__conformance(rt, *, v_T, v_H, v_o, v_gate, v_a
 def prop_Mirror__Ops__slidingGQA__conformance(
         rt, *, v_S, v_L, v_Hkv, v_G, v_D, v_scale, v_w, v_pos, v_q, v_k, v_v, v_arg6, v_arg7,
         v_arg8, v_arg9):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.slidingGQA', (v_S, v_L, v_Hkv, v_G, v_D), v_scale, v_w, v_pos, v_q,
@@ -125,7 +121,6 @@ def prop_Mirror__Ops__slidingGQA__conformance(
         rt.sum_range(
             lambda b_j_1: rt.index(v_v, b_j_1, v_arg7, v_arg9) * rt.ite(rt.and_(rt.le(b_j_1, rt.index(v_pos, v_arg6)), rt.lt(rt.index(v_pos, v_arg6), b_j_1 + v_w)), lambda: rt.div(rt.exp(v_scale * rt.sum_range(lambda b_j_2: rt.index(v_k, b_j_1, v_arg7, b_j_2) * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_2), 0, v_D)), rt.sum_range(lambda b_j_3: rt.ite(rt.and_(rt.le(b_j_3, rt.index(v_pos, v_arg6)), rt.lt(rt.index(v_pos, v_arg6), b_j_3 + v_w)), lambda: rt.exp(v_scale * rt.sum_range(lambda b_j_4: rt.index(v_k, b_j_3, v_arg7, b_j_4) * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_4), 0, v_D)), lambda: 0), 0, v_L)), lambda: 0),
             0, v_L))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.slidingGQA_eq_causalGQA_of_window_ge (statement 41b88d80210e) ---
@@ -147,14 +142,13 @@ def prop_Mirror__Ops__slidingGQA_eq_causalGQA_of_window_ge(
     h_hpos = rt.forall_range((lambda b_s_1: rt.lt(rt.index(v_pos, b_s_1), v_L)), 0, v_S)
     # hypothesis hw
     h_hw = rt.le(v_L, v_w)
-    hypotheses = rt.and_(h_hpos, h_hw)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hpos, h_hw), rt.array_eq(
         rt.call(
             'Mirror.Ops.slidingGQA', (v_S, v_L, v_Hkv, v_G, v_D), v_scale, v_w, v_pos, v_q, v_k,
             v_v),
         rt.call(
             'Mirror.Ops.causalGQA', (v_S, v_L, v_Hkv, v_G, v_D), v_scale, v_pos, v_q, v_k, v_v))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.softmax.conformance (statement 112964cdfdb6) ---
@@ -164,8 +158,8 @@ def prop_Mirror__Ops__slidingGQA_eq_causalGQA_of_window_ge(
     'Mirror.Ops.softmax.conformance', settings=SETTINGS, bound=['Mirror.Ops.softmax'], binders=[
         dim('L'), fin('arg2', 'L'), array('s', 'real', 'L'), array('visible', 'bool', 'L')])
 def prop_Mirror__Ops__softmax__conformance(rt, *, v_L, v_s, v_visible, v_arg2):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), v_arg2),
         rt.ite(
             rt.holds(rt.index(v_visible, v_arg2)),
@@ -175,7 +169,6 @@ def prop_Mirror__Ops__softmax__conformance(rt, *, v_L, v_s, v_visible, v_arg2):
                     lambda b_j_1: rt.ite(
                         rt.holds(rt.index(v_visible, b_j_1)),
                         lambda: rt.exp(rt.index(v_s, b_j_1)), lambda: 0), 0, v_L)), lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.softmax_nonneg (statement 083aefa68c69) ---
@@ -185,9 +178,9 @@ def prop_Mirror__Ops__softmax__conformance(rt, *, v_L, v_s, v_visible, v_arg2):
     'Mirror.Ops.softmax_nonneg', settings=SETTINGS, bound=['Mirror.Ops.softmax'],
     binders=[dim('L'), fin('l', 'L'), array('s', 'real', 'L'), array('visible', 'bool', 'L')])
 def prop_Mirror__Ops__softmax_nonneg(rt, *, v_L, v_s, v_visible, v_l):
-    hypotheses = rt.truth(True)
-    conclusion = rt.le(0, rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), v_l))
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.truth(True), rt.le(
+        0, rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), v_l))
 
 
 # --- Mirror.Ops.softmax_sum_one (statement 584223959fd6) ---
@@ -200,14 +193,13 @@ def prop_Mirror__Ops__softmax_nonneg(rt, *, v_L, v_s, v_visible, v_l):
 def prop_Mirror__Ops__softmax_sum_one(rt, *, v_L, v_s, v_visible):
     # hypothesis h
     h_h = rt.exists_range((lambda b_l_1: rt.holds(rt.index(v_visible, b_l_1))), 0, v_L)
-    hypotheses = rt.and_(h_h)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_h), rt.eq(
         rt.sum_range(
             lambda b_j_2: rt.ite(
                 rt.holds(rt.index(v_visible, b_j_2)),
                 lambda: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_2),
                 lambda: 0), 0, v_L), 1)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.softmax_sum_univ (statement 20e291bb414d) ---
@@ -218,8 +210,8 @@ def prop_Mirror__Ops__softmax_sum_one(rt, *, v_L, v_s, v_visible):
     'Mirror.Ops.softmax_sum_univ', settings=SETTINGS, bound=['Mirror.Ops.softmax'],
     binders=BINDERS_L_s_visible)
 def prop_Mirror__Ops__softmax_sum_univ(rt, *, v_L, v_s, v_visible):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_1),
             0, v_L),
@@ -228,4 +220,3 @@ def prop_Mirror__Ops__softmax_sum_univ(rt, *, v_L, v_s, v_visible):
                 rt.holds(rt.index(v_visible, b_j_2)),
                 lambda: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_2),
                 lambda: 0), 0, v_L))
-    return hypotheses, conclusion

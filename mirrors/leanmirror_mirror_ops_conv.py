@@ -21,12 +21,11 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
         array('w', 'real', 'Ch', 'K'), array('x', 'real', 'T', 'Ch')])
 def prop_Mirror__Ops__causalConvSilu__conformance(
         rt, *, v_T, v_Ch, v_K, v_w, v_x, v_arg2, v_arg3):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.causalConvSilu', (v_T, v_Ch, v_K), v_w, v_x), v_arg2, v_arg3),
         rt.sum_range(lambda b_j_1: rt.index(v_w, v_arg3, b_j_1) * rt.ite(rt.and_(rt.le(rt.nat_sub(v_K, 1), b_j_1 + v_arg2), rt.lt(rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_T)), lambda: rt.index(v_x, rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_arg3), lambda: 0), 0, v_K) * rt.div(1, 1 + rt.exp(-1 * rt.sum_range(lambda b_j_1: rt.index(v_w, v_arg3, b_j_1) * rt.ite(rt.and_(rt.le(rt.nat_sub(v_K, 1), b_j_1 + v_arg2), rt.lt(rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_T)), lambda: rt.index(v_x, rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_arg3), lambda: 0), 0, v_K))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.causalConvSilu_causal (statement 781cb9000fc2) ---
@@ -45,11 +44,10 @@ def prop_Mirror__Ops__causalConvSilu_causal(rt, *, v_T, v_Ch, v_K, v_w, v_x, v_x
         lambda b_s_1: rt.implies(
             rt.le(b_s_1, v_t), rt.array_eq(rt.index(v_x, b_s_1), rt.index(v_x_p, b_s_1))), 0,
         v_T)
-    hypotheses = rt.and_(h_h)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.and_(h_h), rt.array_eq(
         rt.index(rt.call('Mirror.Ops.causalConvSilu', (v_T, v_Ch, v_K), v_w, v_x), v_t),
         rt.index(rt.call('Mirror.Ops.causalConvSilu', (v_T, v_Ch, v_K), v_w, v_x_p), v_t))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.causalConvSilu_width_one (statement 9ea443eaf80f) ---
@@ -62,8 +60,7 @@ def prop_Mirror__Ops__causalConvSilu_causal(rt, *, v_T, v_Ch, v_K, v_w, v_x, v_x
         dim('T'), dim('Ch'), fin('t', 'T'), fin('c', 'Ch'), array('w', 'real', 'Ch', 1),
         array('x', 'real', 'T', 'Ch')])
 def prop_Mirror__Ops__causalConvSilu_width_one(rt, *, v_T, v_Ch, v_w, v_x, v_t, v_c):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.causalConvSilu', (v_T, v_Ch, 1), v_w, v_x), v_t, v_c),
         rt.call('Mirror.Ops.silu', (), rt.index(v_w, v_c, 0) * rt.index(v_x, v_t, v_c)))
-    return hypotheses, conclusion

@@ -27,8 +27,8 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
         array('v', 'real', 'T', 'Dv')])
 def prop_Mirror__Ops__chunkDeltaRule__conformance(
         rt, *, v_T, v_Dk, v_Dv, v_C, v_alpha, v_beta, v_q, v_k, v_v, v_arg6, v_arg7):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.chunkDeltaRule', (v_T, v_Dk, v_Dv), v_C, v_alpha, v_beta, v_q, v_k,
@@ -84,7 +84,6 @@ def prop_Mirror__Ops__chunkDeltaRule__conformance(
                                     rt.index(v_k, b_n_5 + v_C * rt.nat_div(v_arg6, v_C))))),
                         lambda: b_prev_6), rt.mod(v_arg6, v_C) + 1), rt.index(v_q, v_arg6)),
             v_arg7))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.chunkDeltaRule_eq (statement 8badb30056bb) ---
@@ -104,12 +103,11 @@ def prop_Mirror__Ops__chunkDeltaRule_eq(
         rt, *, v_T, v_Dk, v_Dv, v_C, v_alpha, v_beta, v_q, v_k, v_v):
     # hypothesis hC
     h_hC = rt.lt(0, v_C)
-    hypotheses = rt.and_(h_hC)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hC), rt.array_eq(
         rt.call(
             'Mirror.Ops.chunkDeltaRule', (v_T, v_Dk, v_Dv), v_C, v_alpha, v_beta, v_q, v_k, v_v),
         rt.call('Mirror.Ops.gatedDeltaRule', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_q, v_k, v_v))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.chunkState_eq_gdnState (statement 2a0f07fcfa0f) ---
@@ -127,8 +125,8 @@ def prop_Mirror__Ops__chunkState_eq_gdnState(
         rt, *, v_T, v_Dk, v_Dv, v_C, v_alpha, v_beta, v_k, v_v, v_c):
     # hypothesis h
     h_h = rt.le((v_C * v_c), v_T)
-    hypotheses = rt.and_(h_h)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.and_(h_h), rt.array_eq(
         rt.nat_rec(
             rt.zeros(v_Dv, v_Dk),
             lambda b_c_1, b_prev_2: rt.nat_rec(
@@ -142,7 +140,6 @@ def prop_Mirror__Ops__chunkState_eq_gdnState(
                         rt.index(v_k, b_c_1 * v_C + b_n_3), rt.index(v_v, b_c_1 * v_C + b_n_3)),
                     lambda: b_prev_4), v_C), v_c),
         rt.call('Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_C * v_c))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gatedDeltaRule.conformance (statement 46b38d3eebc4) ---
@@ -156,8 +153,8 @@ def prop_Mirror__Ops__chunkState_eq_gdnState(
         array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
 def prop_Mirror__Ops__gatedDeltaRule__conformance(
         rt, *, v_T, v_Dk, v_Dv, v_alpha, v_beta, v_q, v_k, v_v, v_arg5, v_arg6):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.gatedDeltaRule', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_q, v_k, v_v),
@@ -180,7 +177,6 @@ def prop_Mirror__Ops__gatedDeltaRule__conformance(
                             rt.index(v_beta, b_t_1),
                             rt.outer(rt.index(v_v, b_t_1), rt.index(v_k, b_t_1)))), v_arg5 + 1),
                 rt.index(v_q, v_arg5)), v_arg6))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gdnApply_gdnState (statement 8c2571eba162) ---
@@ -199,8 +195,8 @@ def prop_Mirror__Ops__gdnApply_gdnState(
         rt, *, v_T, v_Dk, v_Dv, v_alpha, v_beta, v_k, v_v, v_start, v_n):
     # hypothesis h
     h_h = rt.le((v_n + v_start), v_T)
-    hypotheses = rt.and_(h_h)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.and_(h_h), rt.array_eq(
         rt.nat_rec(
             rt.call(
                 'Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_start),
@@ -213,7 +209,6 @@ def prop_Mirror__Ops__gdnApply_gdnState(
                 lambda: b_prev_2), v_n),
         rt.call(
             'Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_n + v_start))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gdnState.conformance (statement 539d7c1eb170) ---
@@ -227,8 +222,8 @@ def prop_Mirror__Ops__gdnApply_gdnState(
         array('β', 'real', 'T'), array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
 def prop_Mirror__Ops__gdnState__conformance(
         rt, *, v_T, v_Dk, v_Dv, v_alpha, v_beta, v_k, v_v, v_t):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_t),
         rt.nat_rec(
             rt.zeros(v_Dv, v_Dk),
@@ -245,7 +240,6 @@ def prop_Mirror__Ops__gdnState__conformance(
                 rt.mat_smul(
                     rt.index(v_beta, b_t_1),
                     rt.outer(rt.index(v_v, b_t_1), rt.index(v_k, b_t_1)))), v_t))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gdnState_succ (statement 348562b01662) ---
@@ -264,15 +258,14 @@ def prop_Mirror__Ops__gdnState__conformance(
 def prop_Mirror__Ops__gdnState_succ(rt, *, v_T, v_Dk, v_Dv, v_alpha, v_beta, v_k, v_v, v_t):
     # hypothesis h
     h_h = rt.le((v_t + 1), v_T)
-    hypotheses = rt.and_(h_h)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.and_(h_h), rt.array_eq(
         rt.call('Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_t + 1),
         rt.call(
             'Mirror.Ops.gdnStep', (v_Dk, v_Dv),
             rt.call('Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_t),
             rt.index(v_alpha, v_t), rt.index(v_beta, v_t), rt.index(v_k, v_t),
             rt.index(v_v, v_t)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gdnStep.conformance (statement 0be6a2f763e9) ---
@@ -283,8 +276,8 @@ def prop_Mirror__Ops__gdnState_succ(rt, *, v_T, v_Dk, v_Dv, v_alpha, v_beta, v_k
         dim('Dk'), dim('Dv'), real('α'), real('β'), array('S', 'real', 'Dv', 'Dk'),
         array('k', 'real', 'Dk'), array('v', 'real', 'Dv')])
 def prop_Mirror__Ops__gdnStep__conformance(rt, *, v_Dk, v_Dv, v_S, v_alpha, v_beta, v_k, v_v):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.gdnStep', (v_Dk, v_Dv), v_S, v_alpha, v_beta, v_k, v_v),
         rt.mat_add(
             rt.mat_smul(
@@ -292,4 +285,3 @@ def prop_Mirror__Ops__gdnStep__conformance(rt, *, v_Dk, v_Dv, v_S, v_alpha, v_be
                 rt.matmul(
                     v_S, rt.mat_sub(rt.eye(v_Dk), rt.mat_smul(v_beta, rt.outer(v_k, v_k))))),
             rt.mat_smul(v_beta, rt.outer(v_v, v_k))))
-    return hypotheses, conclusion

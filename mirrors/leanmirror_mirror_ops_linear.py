@@ -27,12 +27,11 @@ BINDERS_T_K_I_t_i_x_Wg_Wu = [
         array('E', 'real', 'V', 'D'), array('tokens', 'fin', 'T', elem_size='V')])
 def prop_Mirror__Ops__embed__conformance(
         rt, *, v_V, v_T, v_D, v_c, v_E, v_tokens, v_arg3, v_arg4):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.embed', (v_V, v_T, v_D), v_c, v_E, v_tokens), v_arg3, v_arg4),
         v_c * rt.index(v_E, rt.index(v_tokens, v_arg3), v_arg4))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gateUp.conformance (statement 452141511c30) ---
@@ -45,8 +44,8 @@ def prop_Mirror__Ops__embed__conformance(
         array('Wu', 'real', 'I', 'K')])
 def prop_Mirror__Ops__gateUp__conformance(
         rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_arg3, v_arg4):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.gateUp', (v_T, v_K, v_I), v_x, v_Wg, v_Wu), v_arg3, v_arg4),
         rt.index(
             rt.tabulate(
@@ -58,7 +57,6 @@ def prop_Mirror__Ops__gateUp__conformance(
                     lambda: rt.sum_range(
                         lambda b_j_3: rt.index(v_Wu, b_i_1 + -1 * v_I, b_j_3) * rt.index(v_x, v_arg3, b_j_3),
                         0, v_K)), (2 * v_I,)), v_arg4))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gateUp_castAdd (statement 94d067789ac6) ---
@@ -68,11 +66,10 @@ def prop_Mirror__Ops__gateUp__conformance(
     'Mirror.Ops.gateUp_castAdd', settings=SETTINGS,
     bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear'], binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
 def prop_Mirror__Ops__gateUp_castAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.gateUp', (v_T, v_K, v_I), v_x, v_Wg, v_Wu), v_t, v_i),
         rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wg), v_t, v_i))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.gateUp_natAdd (statement 69145c7e7a2e) ---
@@ -82,11 +79,10 @@ def prop_Mirror__Ops__gateUp_castAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t,
     'Mirror.Ops.gateUp_natAdd', settings=SETTINGS,
     bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear'], binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
 def prop_Mirror__Ops__gateUp_natAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.gateUp', (v_T, v_K, v_I), v_x, v_Wg, v_Wu), v_t, v_I + v_i),
         rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wu), v_t, v_i))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.geluMul.conformance (statement d2b7dee46563) ---
@@ -95,11 +91,10 @@ def prop_Mirror__Ops__gateUp_natAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, 
     'Mirror.Ops.geluMul.conformance', settings=SETTINGS, bound=['Mirror.Ops.geluMul'],
     binders=BINDERS_T_I_arg1_arg2_gu)
 def prop_Mirror__Ops__geluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.geluMul', (v_T, v_I), v_gu), v_arg1, v_arg2),
         rt.rational(1, 2) * (rt.tanh(rt.sqrt_pos(2) * rt.rpow(rt.pi, rt.rational(-1, 2)) * (rt.rational(8943, 200000) * rt.power(rt.index(v_gu, v_arg1, v_arg2), 3) + rt.index(v_gu, v_arg1, v_arg2))) + 1) * rt.index(v_gu, v_arg1, v_arg2) * rt.index(v_gu, v_arg1, v_I + v_arg2))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.linear.conformance (statement 69866b45abff) ---
@@ -110,12 +105,11 @@ def prop_Mirror__Ops__geluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2
         dim('T'), dim('K'), dim('N'), fin('arg2', 'T'), fin('arg3', 'N'),
         array('x', 'real', 'T', 'K'), array('W', 'real', 'N', 'K')])
 def prop_Mirror__Ops__linear__conformance(rt, *, v_T, v_K, v_N, v_x, v_W, v_arg2, v_arg3):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_N), v_x, v_W), v_arg2, v_arg3),
         rt.sum_range(
             lambda b_j_1: rt.index(v_W, v_arg3, b_j_1) * rt.index(v_x, v_arg2, b_j_1), 0, v_K))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.lmHead.conformance (statement fee751d63eba) ---
@@ -128,8 +122,8 @@ def prop_Mirror__Ops__linear__conformance(rt, *, v_T, v_K, v_N, v_x, v_W, v_arg2
         array('W', 'real', 'V', 'D')])
 def prop_Mirror__Ops__lmHead__conformance(
         rt, *, v_T, v_D, v_V, v_mul, v_cap, v_c, v_x, v_W, v_arg5, v_arg6):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.lmHead', (v_T, v_D, v_V), v_mul, v_cap, v_c, v_x, v_W), v_arg5,
             v_arg6),
@@ -137,7 +131,6 @@ def prop_Mirror__Ops__lmHead__conformance(
             rt.holds(v_cap),
             lambda: v_c * rt.tanh(rt.div(v_mul * rt.sum_range(lambda b_j_1: rt.index(v_W, v_arg6, b_j_1) * rt.index(v_x, v_arg5, b_j_1), 0, v_D), v_c)),
             lambda: v_mul * rt.sum_range(lambda b_j_1: rt.index(v_W, v_arg6, b_j_1) * rt.index(v_x, v_arg5, b_j_1), 0, v_D)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.lmHead_no_cap (statement 86cfcceba9c2) ---
@@ -150,13 +143,12 @@ def prop_Mirror__Ops__lmHead__conformance(
         dim('T'), dim('D'), dim('V'), real('mul'), real('c'), array('x', 'real', 'T', 'D'),
         array('W', 'real', 'V', 'D')])
 def prop_Mirror__Ops__lmHead_no_cap(rt, *, v_T, v_D, v_V, v_mul, v_c, v_x, v_W):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.lmHead', (v_T, v_D, v_V), v_mul, rt.truth(False), v_c, v_x, v_W),
         rt.tabulate(
             lambda b_a0_1, b_a1_2: v_mul * rt.index(rt.call('Mirror.Ops.linear', (v_T, v_D, v_V), v_x, v_W), b_a0_1, b_a1_2),
             (v_T, v_V)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.residual.conformance (statement 510d77d73c64) ---
@@ -167,11 +159,10 @@ def prop_Mirror__Ops__lmHead_no_cap(rt, *, v_T, v_D, v_V, v_mul, v_c, v_x, v_W):
         dim('T'), dim('D'), real('r'), fin('arg3', 'T'), fin('arg4', 'D'),
         array('x', 'real', 'T', 'D'), array('h', 'real', 'T', 'D')])
 def prop_Mirror__Ops__residual__conformance(rt, *, v_T, v_D, v_r, v_x, v_h, v_arg3, v_arg4):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.residual', (v_T, v_D), v_r, v_x, v_h), v_arg3, v_arg4),
         v_r * rt.index(v_h, v_arg3, v_arg4) + rt.index(v_x, v_arg3, v_arg4))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.residual_one (statement a4d5ad393fe1) ---
@@ -181,13 +172,12 @@ def prop_Mirror__Ops__residual__conformance(rt, *, v_T, v_D, v_r, v_x, v_h, v_ar
     'Mirror.Ops.residual_one', settings=SETTINGS, bound=['Mirror.Ops.residual'],
     binders=[dim('T'), dim('D'), array('x', 'real', 'T', 'D'), array('h', 'real', 'T', 'D')])
 def prop_Mirror__Ops__residual_one(rt, *, v_T, v_D, v_x, v_h):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.residual', (v_T, v_D), 1, v_x, v_h),
         rt.tabulate(
             lambda b_a0_1, b_a1_2: rt.index(v_h, b_a0_1, b_a1_2) + rt.index(v_x, b_a0_1, b_a1_2),
             (v_T, v_D)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.siluMul.conformance (statement a5bc9d61a618) ---
@@ -196,11 +186,10 @@ def prop_Mirror__Ops__residual_one(rt, *, v_T, v_D, v_x, v_h):
     'Mirror.Ops.siluMul.conformance', settings=SETTINGS, bound=['Mirror.Ops.siluMul'],
     binders=BINDERS_T_I_arg1_arg2_gu)
 def prop_Mirror__Ops__siluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.siluMul', (v_T, v_I), v_gu), v_arg1, v_arg2),
         rt.index(v_gu, v_arg1, v_arg2) * rt.index(v_gu, v_arg1, v_I + v_arg2) * rt.div(1, 1 + rt.exp(-1 * rt.index(v_gu, v_arg1, v_arg2))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.siluMul_gateUp (statement 55332e3744b5) ---
@@ -212,11 +201,10 @@ def prop_Mirror__Ops__siluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2
     bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear', 'Mirror.Ops.silu', 'Mirror.Ops.siluMul'],
     binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
 def prop_Mirror__Ops__siluMul_gateUp(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.siluMul', (v_T, v_I),
                 rt.call('Mirror.Ops.gateUp', (v_T, v_K, v_I), v_x, v_Wg, v_Wu)), v_t, v_i),
         rt.call('Mirror.Ops.silu', (), rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wg), v_t, v_i)) * rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wu), v_t, v_i))
-    return hypotheses, conclusion

@@ -24,14 +24,13 @@ BINDERS_T_H_eps_arg3_arg4_x_w = [
     'Mirror.Ops.l2norm.conformance', settings=SETTINGS, bound=['Mirror.Ops.l2norm'],
     binders=BINDERS_T_H_eps_arg2_arg3_x)
 def prop_Mirror__Ops__l2norm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v_arg3):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.l2norm', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3),
         rt.div(
             rt.index(v_x, v_arg2, v_arg3),
             rt.sqrt(
                 v_eps + rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.l2norm_eq_rmsnormUnit_div (statement b36ac5e0348b) ---
@@ -42,13 +41,12 @@ def prop_Mirror__Ops__l2norm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v
     bound=['Mirror.Ops.l2norm', 'Mirror.Ops.rmsnormUnit'],
     binders=[dim('T'), dim('H'), fin('t', 'T'), fin('h', 'H'), array('x', 'real', 'T', 'H')])
 def prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div(rt, *, v_T, v_H, v_x, v_t, v_h):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.l2norm', (v_T, v_H), 0, v_x), v_t, v_h),
         rt.div(
             rt.index(rt.call('Mirror.Ops.rmsnormUnit', (v_T, v_H), 0, v_x), v_t, v_h),
             rt.sqrt_pos(v_H)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.l2norm_sq_sum_eq_one (statement 43ff33f2f511) ---
@@ -61,13 +59,12 @@ def prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div(rt, *, v_T, v_H, v_x, v_t, v_h):
 def prop_Mirror__Ops__l2norm_sq_sum_eq_one(rt, *, v_T, v_H, v_x, v_t):
     # hypothesis hx
     h_hx = rt.exists_range((lambda b_h_1: rt.ne(rt.index(v_x, v_t, b_h_1), 0)), 0, v_H)
-    hypotheses = rt.and_(h_hx)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hx), rt.eq(
         rt.sum_range(
             lambda b_j_2: rt.power(
                 rt.index(rt.call('Mirror.Ops.l2norm', (v_T, v_H), 0, v_x), v_t, b_j_2), 2), 0,
             v_H), 1)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.l2norm_zero (statement e275c51003b0) ---
@@ -77,13 +74,12 @@ def prop_Mirror__Ops__l2norm_sq_sum_eq_one(rt, *, v_T, v_H, v_x, v_t):
     'Mirror.Ops.l2norm_zero', settings=SETTINGS, bound=['Mirror.Ops.l2norm'],
     binders=[dim('T'), dim('H'), real('eps')])
 def prop_Mirror__Ops__l2norm_zero(rt, *, v_T, v_H, v_eps):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call(
             'Mirror.Ops.l2norm', (v_T, v_H), v_eps,
             rt.tabulate(lambda b_a0_1, b_a1_2: 0, (v_T, v_H))),
         rt.tabulate(lambda b_a0_3, b_a1_4: 0, (v_T, v_H)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnorm.conformance (statement 0443cf6ebe1c) ---
@@ -93,11 +89,10 @@ def prop_Mirror__Ops__l2norm_zero(rt, *, v_T, v_H, v_eps):
     'Mirror.Ops.rmsnorm.conformance', settings=SETTINGS, bound=['Mirror.Ops.rmsnorm'],
     binders=BINDERS_T_H_eps_arg3_arg4_x_w)
 def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_arg3, v_arg4):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4),
         rt.index(v_w, v_arg4) * rt.div(rt.index(v_x, v_arg3, v_arg4), rt.sqrt(v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H), v_H))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnormGated.conformance (statement 921de459a7ee) ---
@@ -110,13 +105,12 @@ def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_a
         array('x', 'real', 'T', 'H'), array('z', 'real', 'T', 'H'), array('w', 'real', 'H')])
 def prop_Mirror__Ops__rmsnormGated__conformance(
         rt, *, v_T, v_H, v_eps, v_x, v_z, v_w, v_arg4, v_arg5):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.rmsnormGated', (v_T, v_H), v_eps, v_x, v_z, v_w), v_arg4,
             v_arg5),
         rt.index(v_w, v_arg5) * rt.index(v_z, v_arg4, v_arg5) * rt.div(1, 1 + rt.exp(-1 * rt.index(v_z, v_arg4, v_arg5))) * rt.div(rt.index(v_x, v_arg4, v_arg5), rt.sqrt(v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg4, b_j_1), 2), 0, v_H), v_H))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnormGated_eq_rmsnorm_mul (statement fb266a9c5683) ---
@@ -130,11 +124,10 @@ def prop_Mirror__Ops__rmsnormGated__conformance(
         array('x', 'real', 'T', 'H'), array('z', 'real', 'T', 'H'), array('w', 'real', 'H')])
 def prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul(
         rt, *, v_T, v_H, v_eps, v_x, v_z, v_w, v_t, v_h):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnormGated', (v_T, v_H), v_eps, v_x, v_z, v_w), v_t, v_h),
         rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_t, v_h) * rt.call('Mirror.Ops.silu', (), rt.index(v_z, v_t, v_h)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnormOffset.conformance (statement 4ec656251eb7) ---
@@ -145,12 +138,11 @@ def prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul(
     bound=['Mirror.Ops.rmsnormOffset'], binders=BINDERS_T_H_eps_arg3_arg4_x_w)
 def prop_Mirror__Ops__rmsnormOffset__conformance(
         rt, *, v_T, v_H, v_eps, v_x, v_w, v_arg3, v_arg4):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.rmsnormOffset', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4),
         (rt.index(v_w, v_arg4) + 1) * rt.div(rt.index(v_x, v_arg3, v_arg4), rt.sqrt(v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H), v_H))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnormOffset_eq_rmsnorm (statement 03bf96ecead1) ---
@@ -161,13 +153,12 @@ def prop_Mirror__Ops__rmsnormOffset__conformance(
     bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormOffset'], binders=[
         dim('T'), dim('H'), real('eps'), array('x', 'real', 'T', 'H'), array('w', 'real', 'H')])
 def prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm(rt, *, v_T, v_H, v_eps, v_x, v_w):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.rmsnormOffset', (v_T, v_H), v_eps, v_x, v_w),
         rt.call(
             'Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x,
             rt.tabulate(lambda b_a0_1: rt.index(v_w, b_a0_1) + 1, (v_H,))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnormUnit.conformance (statement 0d683048d023) ---
@@ -177,14 +168,13 @@ def prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm(rt, *, v_T, v_H, v_eps, v_x, v_w)
     'Mirror.Ops.rmsnormUnit.conformance', settings=SETTINGS, bound=['Mirror.Ops.rmsnormUnit'],
     binders=BINDERS_T_H_eps_arg2_arg3_x)
 def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v_arg3):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnormUnit', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3),
         rt.div(
             rt.index(v_x, v_arg2, v_arg3),
             rt.sqrt(
                 v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H), v_H))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rmsnormUnit_eq_rmsnorm_one (statement 6de46206661b) ---
@@ -195,9 +185,8 @@ def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_ar
     bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormUnit'],
     binders=[dim('T'), dim('H'), real('eps'), array('x', 'real', 'T', 'H')])
 def prop_Mirror__Ops__rmsnormUnit_eq_rmsnorm_one(rt, *, v_T, v_H, v_eps, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call(
             'Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, rt.tabulate(lambda b_a0_1: 1, (v_H,))),
         rt.call('Mirror.Ops.rmsnormUnit', (v_T, v_H), v_eps, v_x))
-    return hypotheses, conclusion

@@ -20,13 +20,12 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
     domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:inv_freq'],
     binders=[real('theta', lo=[above(0.0)]), nat('denom'), nat('active'), nat('i')])
 def prop_Mirror__Ops__invFreq__conformance(rt, *, v_theta, v_denom, v_active, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.invFreq', (), v_theta, v_denom, v_active, v_i),
         rt.ite(
             rt.lt(v_i, v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_i, v_denom)),
             lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.invFreq_of_ge_active (statement 09866bde6241) ---
@@ -42,9 +41,9 @@ def prop_Mirror__Ops__invFreq__conformance(rt, *, v_theta, v_denom, v_active, v_
 def prop_Mirror__Ops__invFreq_of_ge_active(rt, *, v_theta, v_denom, v_active, v_i):
     # hypothesis hi
     h_hi = rt.le(v_active, v_i)
-    hypotheses = rt.and_(h_hi)
-    conclusion = rt.eq(rt.call('Mirror.Ops.invFreq', (), v_theta, v_denom, v_active, v_i), 0)
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.and_(h_hi), rt.eq(
+        rt.call('Mirror.Ops.invFreq', (), v_theta, v_denom, v_active, v_i), 0)
 
 
 # --- Mirror.Ops.rope.conformance (statement 54a6d088320e) ---
@@ -58,8 +57,8 @@ def prop_Mirror__Ops__invFreq_of_ge_active(rt, *, v_theta, v_denom, v_active, v_
         array('x', 'real', 'T', 'D')])
 def prop_Mirror__Ops__rope__conformance(
         rt, *, v_T, v_D, v_theta, v_rot, v_denom, v_active, v_pos, v_x, v_arg6, v_arg7):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos, v_x),
@@ -71,7 +70,6 @@ def prop_Mirror__Ops__rope__conformance(
                 rt.lt(v_arg7, v_rot),
                 lambda: rt.index(v_x, v_arg6, v_arg7) * rt.cos(rt.index(v_pos, v_arg6) * rt.ite(rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_denom)), lambda: 0)) + rt.ite(rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_D), lambda: rt.index(v_x, v_arg6, rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2))), lambda: 0) * rt.sin(rt.index(v_pos, v_arg6) * rt.ite(rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_denom)), lambda: 0)),
                 lambda: rt.index(v_x, v_arg6, v_arg7))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rope_of_ge_rot (statement 93abcf3cac5c) ---
@@ -89,13 +87,12 @@ def prop_Mirror__Ops__rope_of_ge_rot(
         rt, *, v_T, v_D, v_theta, v_rot, v_denom, v_active, v_pos, v_x, v_t, v_d):
     # hypothesis hd
     h_hd = rt.le(v_rot, v_d)
-    hypotheses = rt.and_(h_hd)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hd), rt.eq(
         rt.index(
             rt.call(
                 'Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos, v_x),
             v_t, v_d), rt.index(v_x, v_t, v_d))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rope_pair_norm (statement 6f57cbc0499a) ---
@@ -118,11 +115,10 @@ def prop_Mirror__Ops__rope_pair_norm(
     h_hi = rt.lt(v_i, rt.nat_div(v_rot, 2))
     # hypothesis hD
     h_hD = rt.lt((v_i + rt.nat_div(v_rot, 2)), v_D)
-    hypotheses = rt.and_(h_hi, h_hD)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hi, h_hD), rt.eq(
         rt.power(rt.ite(rt.lt(v_i, v_D), lambda: rt.index(rt.call('Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos, v_x), v_t, v_i), lambda: 0), 2) + rt.power(rt.ite(rt.lt(v_i + rt.nat_div(v_rot, 2), v_D), lambda: rt.index(rt.call('Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos, v_x), v_t, v_i + rt.nat_div(v_rot, 2)), lambda: 0), 2),
         rt.power(rt.ite(rt.lt(v_i, v_D), lambda: rt.index(v_x, v_t, v_i), lambda: 0), 2) + rt.power(rt.ite(rt.lt(v_i + rt.nat_div(v_rot, 2), v_D), lambda: rt.index(v_x, v_t, v_i + rt.nat_div(v_rot, 2)), lambda: 0), 2))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.rope_pos_zero (statement 42403081a165) ---
@@ -134,9 +130,8 @@ def prop_Mirror__Ops__rope_pair_norm(
         dim('T'), dim('D'), real('theta', lo=[above(0.0)]), nat('rot'), nat('denom'),
         nat('active'), array('x', 'real', 'T', 'D')])
 def prop_Mirror__Ops__rope_pos_zero(rt, *, v_T, v_D, v_theta, v_rot, v_denom, v_active, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.array_eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.array_eq(
         rt.call(
             'Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active,
             rt.tabulate(lambda b_a0_1: 0, (v_T,)), v_x), v_x)
-    return hypotheses, conclusion

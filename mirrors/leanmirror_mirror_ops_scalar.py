@@ -17,11 +17,10 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
     'Mirror.Ops.geluTanh.conformance', settings=SETTINGS, bound=['Mirror.Ops.geluTanh'],
     binders=[real('x')])
 def prop_Mirror__Ops__geluTanh__conformance(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.geluTanh', (), v_x),
         rt.rational(1, 2) * v_x * (rt.tanh(rt.sqrt_pos(2) * rt.rpow(rt.pi, rt.rational(-1, 2)) * (rt.rational(8943, 200000) * rt.power(v_x, 3) + v_x)) + 1))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.geluTanh_zero (statement a1b7e9576cbf) ---
@@ -29,9 +28,8 @@ def prop_Mirror__Ops__geluTanh__conformance(rt, *, v_x):
 @mirror(
     'Mirror.Ops.geluTanh_zero', settings=SETTINGS, bound=['Mirror.Ops.geluTanh'], binders=[])
 def prop_Mirror__Ops__geluTanh_zero(rt):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.call('Mirror.Ops.geluTanh', (), 0), 0)
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(rt.call('Mirror.Ops.geluTanh', (), 0), 0)
 
 
 # --- Mirror.Ops.sigmoid.conformance (statement 94940af4deaf) ---
@@ -40,10 +38,9 @@ def prop_Mirror__Ops__geluTanh_zero(rt):
     'Mirror.Ops.sigmoid.conformance', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'],
     binders=[real('x')])
 def prop_Mirror__Ops__sigmoid__conformance(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.sigmoid', (), v_x), rt.reciprocal(1 + rt.exp(-1 * v_x)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.sigmoid_add_sigmoid_neg (statement 2f10f4f08a34) ---
@@ -52,10 +49,9 @@ def prop_Mirror__Ops__sigmoid__conformance(rt, *, v_x):
     'Mirror.Ops.sigmoid_add_sigmoid_neg', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'],
     binders=[real('x')])
 def prop_Mirror__Ops__sigmoid_add_sigmoid_neg(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.sigmoid', (), -1 * v_x) + rt.call('Mirror.Ops.sigmoid', (), v_x), 1)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.sigmoid_pos_lt_one (statement a1b36f027dfc) ---
@@ -64,11 +60,10 @@ def prop_Mirror__Ops__sigmoid_add_sigmoid_neg(rt, *, v_x):
     'Mirror.Ops.sigmoid_pos_lt_one', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'],
     binders=[real('x')])
 def prop_Mirror__Ops__sigmoid_pos_lt_one(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.and_(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.and_(
         rt.lt(0, rt.call('Mirror.Ops.sigmoid', (), v_x)),
         rt.lt(rt.call('Mirror.Ops.sigmoid', (), v_x), 1))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.silu.conformance (statement ceb39aa25ce2) ---
@@ -77,10 +72,9 @@ def prop_Mirror__Ops__sigmoid_pos_lt_one(rt, *, v_x):
     'Mirror.Ops.silu.conformance', settings=SETTINGS, bound=['Mirror.Ops.silu'],
     binders=[real('x')])
 def prop_Mirror__Ops__silu__conformance(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.silu', (), v_x), v_x * rt.reciprocal(1 + rt.exp(-1 * v_x)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.silu_eq_div (statement 9862e0c882ea) ---
@@ -88,10 +82,9 @@ def prop_Mirror__Ops__silu__conformance(rt, *, v_x):
 @mirror(
     'Mirror.Ops.silu_eq_div', settings=SETTINGS, bound=['Mirror.Ops.silu'], binders=[real('x')])
 def prop_Mirror__Ops__silu_eq_div(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.silu', (), v_x), v_x * rt.reciprocal(1 + rt.exp(-1 * v_x)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.silu_eq_mul_sigmoid (statement 48c394ce0168) ---
@@ -100,10 +93,9 @@ def prop_Mirror__Ops__silu_eq_div(rt, *, v_x):
     'Mirror.Ops.silu_eq_mul_sigmoid', settings=SETTINGS,
     bound=['Mirror.Ops.sigmoid', 'Mirror.Ops.silu'], binders=[real('x')])
 def prop_Mirror__Ops__silu_eq_mul_sigmoid(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.silu', (), v_x), v_x * rt.call('Mirror.Ops.sigmoid', (), v_x))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.softcap.conformance (statement 721f75e498ee) ---
@@ -112,10 +104,9 @@ def prop_Mirror__Ops__silu_eq_mul_sigmoid(rt, *, v_x):
     'Mirror.Ops.softcap.conformance', settings=SETTINGS, bound=['Mirror.Ops.softcap'],
     binders=[real('c'), real('x')])
 def prop_Mirror__Ops__softcap__conformance(rt, *, v_c, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.softcap', (), v_c, v_x), v_c * rt.tanh(rt.div(v_x, v_c)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Ops.softcap_abs_le (statement 22f7937211cf) ---
@@ -126,9 +117,8 @@ def prop_Mirror__Ops__softcap__conformance(rt, *, v_c, v_x):
 def prop_Mirror__Ops__softcap_abs_le(rt, *, v_c, v_x):
     # hypothesis hc
     h_hc = rt.lt(0, v_c)
-    hypotheses = rt.and_(h_hc)
-    conclusion = rt.le(rt.abs(rt.call('Mirror.Ops.softcap', (), v_c, v_x)), v_c)
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.and_(h_hc), rt.le(rt.abs(rt.call('Mirror.Ops.softcap', (), v_c, v_x)), v_c)
 
 
 # --- Mirror.Ops.softplus.conformance (statement 3119f28d985f) ---
@@ -137,9 +127,9 @@ def prop_Mirror__Ops__softcap_abs_le(rt, *, v_c, v_x):
     'Mirror.Ops.softplus.conformance', settings=SETTINGS, bound=['Mirror.Ops.softplus'],
     binders=[real('x')])
 def prop_Mirror__Ops__softplus__conformance(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(rt.call('Mirror.Ops.softplus', (), v_x), rt.log_pos((rt.exp(v_x) + 1)))
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
+        rt.call('Mirror.Ops.softplus', (), v_x), rt.log_pos(rt.exp(v_x) + 1))
 
 
 # --- Mirror.Ops.softplus_pos (statement 75e810c9a3fa) ---
@@ -148,6 +138,5 @@ def prop_Mirror__Ops__softplus__conformance(rt, *, v_x):
     'Mirror.Ops.softplus_pos', settings=SETTINGS, bound=['Mirror.Ops.softplus'],
     binders=[real('x')])
 def prop_Mirror__Ops__softplus_pos(rt, *, v_x):
-    hypotheses = rt.truth(True)
-    conclusion = rt.lt(0, rt.call('Mirror.Ops.softplus', (), v_x))
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.truth(True), rt.lt(0, rt.call('Mirror.Ops.softplus', (), v_x))

@@ -19,15 +19,14 @@ BINDERS_i_a_v = [nat('i'), array('a', 'real', NAT), array('v', 'real', NAT)]
     'Mirror.PositionalHead.convHead.conformance', settings=SETTINGS,
     bound=['Mirror.PositionalHead.convHead'], binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.PositionalHead.convHead', (), v_a, v_v, v_i),
         rt.div(
             rt.sum_range(
                 lambda b_j_1: rt.index(v_v, rt.nat_sub(v_i, b_j_1)) * rt.exp(rt.index(v_a, b_j_1)),
                 0, v_i + 1),
             rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, b_j_2)), 0, v_i + 1)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.PositionalHead.posHead.conformance (statement 7a6ee0ff776c) ---
@@ -36,13 +35,12 @@ def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
     'Mirror.PositionalHead.posHead.conformance', settings=SETTINGS,
     bound=['Mirror.PositionalHead.posHead'], binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.PositionalHead.posHead', (), v_a, v_v, v_i),
         rt.sum_range(
             lambda b_j_1: rt.index(v_v, b_j_1) * rt.div(rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))), rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
             0, v_i + 1))
-    return hypotheses, conclusion
 
 
 # --- Mirror.PositionalHead.posHead_eq_convHead (statement 441a924f964f) ---
@@ -52,11 +50,10 @@ def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
     bound=['Mirror.PositionalHead.convHead', 'Mirror.PositionalHead.posHead'],
     binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__posHead_eq_convHead(rt, *, v_a, v_v, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.PositionalHead.posHead', (), v_a, v_v, v_i),
         rt.call('Mirror.PositionalHead.convHead', (), v_a, v_v, v_i))
-    return hypotheses, conclusion
 
 
 # --- Mirror.PositionalHead.pos_head_is_causal_convolution (statement 1d45937be1a8) ---
@@ -69,8 +66,8 @@ def prop_Mirror__PositionalHead__posHead_eq_convHead(rt, *, v_a, v_v, v_i):
     'Mirror.PositionalHead.pos_head_is_causal_convolution', settings=dict(SETTINGS, dim_min=0),
     binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__pos_head_is_causal_convolution(rt, *, v_a, v_v, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.index(v_v, b_j_1) * rt.div(rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))), rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
             0, v_i + 1),
@@ -79,4 +76,3 @@ def prop_Mirror__PositionalHead__pos_head_is_causal_convolution(rt, *, v_a, v_v,
                 lambda b_j_3: rt.index(v_v, rt.nat_sub(v_i, b_j_3)) * rt.exp(rt.index(v_a, b_j_3)),
                 0, v_i + 1),
             rt.sum_range(lambda b_j_4: rt.exp(rt.index(v_a, b_j_4)), 0, v_i + 1)))
-    return hypotheses, conclusion

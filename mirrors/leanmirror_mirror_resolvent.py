@@ -36,8 +36,8 @@ def prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse(rt, *, v_
         lambda b_i_1: rt.forall_range(
             lambda b_j_2: rt.implies(rt.le(b_i_1, b_j_2), rt.eq(rt.index(v_A, b_i_1, b_j_2), 0)),
             0, v_n), 0, v_n)
-    hypotheses = rt.and_(h_hA)
-    conclusion = rt.and_(
+    # hypotheses, conclusion
+    return rt.and_(h_hA), rt.and_(
         rt.eq(
             rt.matmul(
                 rt.mat_sub(rt.eye(v_n), v_A),
@@ -46,7 +46,6 @@ def prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse(rt, *, v_
             rt.matmul(
                 rt.sum_range(lambda b_j_4: rt.mat_pow(v_A, b_j_4), 0, v_n),
                 rt.mat_sub(rt.eye(v_n), v_A)), rt.eye(v_n)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.CEQ.V15.chain_path_product (statement 14a511045679) ---
@@ -58,13 +57,12 @@ def prop_Mirror__Resolvent__CEQ__Nilpotent__occupancy_is_exact_inverse(rt, *, v_
     bound=['Mirror.Resolvent.chain'],
     binders=[nat('i'), array('a', 'real', NAT), array('b', 'real', NAT)])
 def prop_Mirror__Resolvent__CEQ__V15__chain_path_product(rt, *, v_a, v_b, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Resolvent.chain', (), v_a, v_b), v_i),
         rt.sum_range(
             lambda b_j_1: rt.index(v_b, b_j_1) * rt.prod_range(lambda b_j_2: rt.index(v_a, b_j_2), b_j_1 + 1, v_i + 1),
             0, v_i + 1))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.CEQ.V15Fork.chain_eq_sum (statement 539ccfbbf95e) ---
@@ -78,8 +76,8 @@ def prop_Mirror__Resolvent__CEQ__V15__chain_path_product(rt, *, v_a, v_b, v_i):
         dim('d'), nat('i'), array('q', 'real', NAT, 'd'), array('k', 'real', NAT, 'd'),
         array('u', 'real', NAT), array('b', 'real', NAT)])
 def prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum(rt, *, v_d, v_q, v_k, v_u, v_b, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.index(v_b, b_j_1) * rt.call('Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u, rt.tabulate(lambda b_a0_2: 0, (rt.nat_domain,)), v_i, b_j_1),
             0, v_i + 1),
@@ -90,7 +88,6 @@ def prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum(rt, *, v_d, v_q, v_k, v_u
                     lambda b_a0_3: rt.call(
                         'Mirror.Resolvent.blendMag', (), rt.index(v_u, b_a0_3), 1),
                     (rt.nat_domain,)), v_b), v_i))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.PhaseH.scalar_gate_commutes (statement b0db603e2ca6) ---
@@ -109,8 +106,8 @@ def prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes(rt, *, v_a, v_i, v_j, v
     h_hp = rt.and_(rt.le(v_p, v_i), rt.lt(v_j, v_p))
     # hypothesis hr
     h_hr = rt.and_(rt.le(v_r, v_i), rt.lt(v_j, v_r))
-    hypotheses = rt.and_(h_hp, h_hr)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hp, h_hr), rt.eq(
         rt.call(
             'Mirror.Resolvent.pathProd', (),
             rt.tabulate(
@@ -121,7 +118,6 @@ def prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes(rt, *, v_a, v_i, v_j, v
                         lambda: rt.ite(rt.eq(b_a0_1, v_r), lambda: v_p, lambda: b_a0_1))),
                 (rt.nat_domain,)), v_i, v_j),
         rt.call('Mirror.Resolvent.pathProd', (), v_a, v_i, v_j))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.bedM_gate_exact (statement df322a4caa74) ---
@@ -130,12 +126,11 @@ def prop_Mirror__Resolvent__PhaseH__scalar_gate_commutes(rt, *, v_a, v_i, v_j, v
     'Mirror.Resolvent.bedM_gate_exact', settings=SETTINGS, bound=['Mirror.Resolvent.gate'],
     binders=[])
 def prop_Mirror__Resolvent__bedM_gate_exact(rt):
-    hypotheses = rt.truth(True)
-    conclusion = rt.and_(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.and_(
         rt.eq(rt.call('Mirror.Resolvent.gate', (), 0, 0), 0),
         rt.eq(rt.call('Mirror.Resolvent.gate', (), 1, 0), 1),
         rt.eq(rt.call('Mirror.Resolvent.gate', (), 1, rt.pi), -1))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.beta_one_row_is_one (statement 8bb4b44ba9a6) ---
@@ -152,13 +147,12 @@ def prop_Mirror__Resolvent__beta_one_row_is_one(
     # hypothesis hθ
     h_htheta = rt.forall_range(
         lambda b_t_1: rt.eq(rt.index(v_theta, b_t_1), 0), 0, rt.nat_domain)
-    hypotheses = rt.and_(h_htheta)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_htheta), rt.eq(
         rt.sum_range(
             lambda b_j_2: rt.call(
                 'Mirror.Resolvent.head', (), v_d, 1, v_qk, v_g, v_q, v_k, v_u, v_theta, v_i,
                 b_j_2), 0, v_i + 1), 1)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.blendMag.conformance (statement 0d0945411c7d) ---
@@ -167,11 +161,10 @@ def prop_Mirror__Resolvent__beta_one_row_is_one(
     'Mirror.Resolvent.blendMag.conformance', settings=SETTINGS,
     bound=['Mirror.Resolvent.blendMag'], binders=[real('u'), real('g')])
 def prop_Mirror__Resolvent__blendMag__conformance(rt, *, v_u, v_g):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.blendMag', (), v_u, v_g),
         rt.maximum(0, rt.minimum(1, v_g * (v_u + -1) + 1)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.chain.conformance (statement 430625149e2d) ---
@@ -180,14 +173,13 @@ def prop_Mirror__Resolvent__blendMag__conformance(rt, *, v_u, v_g):
     'Mirror.Resolvent.chain.conformance', settings=SETTINGS, bound=['Mirror.Resolvent.chain'],
     binders=[nat('arg2'), array('a', 'real', NAT), array('b', 'real', NAT)])
 def prop_Mirror__Resolvent__chain__conformance(rt, *, v_a, v_b, v_arg2):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Resolvent.chain', (), v_a, v_b), v_arg2),
         rt.nat_rec(
             rt.index(v_b, 0),
             lambda b_n_1, b_prev_2: b_prev_2 * rt.index(v_a, b_n_1 + 1) + rt.index(v_b, b_n_1 + 1),
             v_arg2))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.constant_phase_gate_is_rope (statement 8811039a9abb) ---
@@ -201,14 +193,13 @@ def prop_Mirror__Resolvent__chain__conformance(rt, *, v_a, v_b, v_arg2):
 def prop_Mirror__Resolvent__constant_phase_gate_is_rope(rt, *, v_omega, v_i, v_j):
     # hypothesis hji
     h_hji = rt.le(v_j, v_i)
-    hypotheses = rt.and_(h_hji)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hji), rt.eq(
         rt.call(
             'Mirror.Resolvent.pathProd', (),
             rt.tabulate(
                 lambda b_a0_1: rt.call('Mirror.Resolvent.gate', (), 1, v_omega),
                 (rt.nat_domain,)), v_i, v_j), rt.exp(rt.I * v_omega * (v_i + -1 * v_j)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.corner_linear (statement 6b9c7a4309f3) ---
@@ -218,8 +209,8 @@ def prop_Mirror__Resolvent__constant_phase_gate_is_rope(rt, *, v_omega, v_i, v_j
     'Mirror.Resolvent.corner_linear', settings=SETTINGS, bound=['Mirror.Resolvent.head'],
     binders=BINDERS_d_i_j_q_k_u_theta)
 def prop_Mirror__Resolvent__corner_linear(rt, *, v_d, v_q, v_k, v_u, v_theta, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 0, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
         rt.ite(
             rt.le(v_j, v_i),
@@ -228,7 +219,6 @@ def prop_Mirror__Resolvent__corner_linear(rt, *, v_d, v_q, v_k, v_u, v_theta, v_
                     rt.sum_range(
                         lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0,
                         v_d), rt.sqrt_pos(v_d))), lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.corner_path_product (statement 884a5821f93a) ---
@@ -239,8 +229,8 @@ def prop_Mirror__Resolvent__corner_linear(rt, *, v_d, v_q, v_k, v_u, v_theta, v_
     bound=['Mirror.Resolvent.blendMag', 'Mirror.Resolvent.gate', 'Mirror.Resolvent.head', 'Mirror.Resolvent.pathProd'],
     binders=BINDERS_d_i_j_q_k_u_theta)
 def prop_Mirror__Resolvent__corner_path_product(rt, *, v_d, v_q, v_k, v_u, v_theta, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u, v_theta, v_i, v_j),
         rt.call(
             'Mirror.Resolvent.pathProd', (),
@@ -249,7 +239,6 @@ def prop_Mirror__Resolvent__corner_path_product(rt, *, v_d, v_q, v_k, v_u, v_the
                     'Mirror.Resolvent.gate', (),
                     rt.call('Mirror.Resolvent.blendMag', (), rt.index(v_u, b_a0_1), 1),
                     rt.index(v_theta, b_a0_1)), (rt.nat_domain,)), v_i, v_j))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.corner_softmax (statement 33139b7a6e8b) ---
@@ -263,8 +252,8 @@ def prop_Mirror__Resolvent__corner_path_product(rt, *, v_d, v_q, v_k, v_u, v_the
     'Mirror.Resolvent.corner_softmax', settings=SETTINGS, bound=['Mirror.Resolvent.head'],
     binders=BINDERS_d_i_j_q_k_u_theta)
 def prop_Mirror__Resolvent__corner_softmax(rt, *, v_d, v_q, v_k, v_u, v_theta, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 1, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
         rt.ite(
             rt.le(v_j, v_i),
@@ -280,7 +269,6 @@ def prop_Mirror__Resolvent__corner_softmax(rt, *, v_d, v_q, v_k, v_u, v_theta, v
                             rt.sum_range(
                                 lambda b_j_3: rt.index(v_k, b_j_2, b_j_3) * rt.index(v_q, v_i, b_j_3),
                                 0, v_d), rt.sqrt_pos(v_d))), 0, v_i + 1)), lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.corners_are_distinct (statement e1fc3bb23f41) ---
@@ -291,8 +279,8 @@ def prop_Mirror__Resolvent__corner_softmax(rt, *, v_d, v_q, v_k, v_u, v_theta, v
     'Mirror.Resolvent.corners_are_distinct', settings=SETTINGS, bound=['Mirror.Resolvent.head'],
     binders=[])
 def prop_Mirror__Resolvent__corners_are_distinct(rt):
-    hypotheses = rt.truth(True)
-    conclusion = rt.and_(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.and_(
         rt.eq(
             rt.call(
                 'Mirror.Resolvent.head', (), 1, 0, 0, 0,
@@ -307,7 +295,6 @@ def prop_Mirror__Resolvent__corners_are_distinct(rt):
                 rt.tabulate(lambda b_a0_9, b_a1_10: 0, (rt.nat_domain, 1)),
                 rt.tabulate(lambda b_a0_11: 0, (rt.nat_domain,)),
                 rt.tabulate(lambda b_a0_12: 0, (rt.nat_domain,)), 1, 0), rt.rational(1, 2)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.cumulative_phase_is_separable (statement d3587a902b4e) ---
@@ -323,8 +310,8 @@ def prop_Mirror__Resolvent__corners_are_distinct(rt):
 def prop_Mirror__Resolvent__cumulative_phase_is_separable(rt, *, v_theta, v_i, v_j):
     # hypothesis hji
     h_hji = rt.le(v_j, v_i)
-    hypotheses = rt.and_(h_hji)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hji), rt.eq(
         rt.call(
             'Mirror.Resolvent.pathProd', (),
             rt.tabulate(
@@ -333,7 +320,6 @@ def prop_Mirror__Resolvent__cumulative_phase_is_separable(rt, *, v_theta, v_i, v
                 (rt.nat_domain,)), v_i, v_j),
         rt.exp(
             rt.I * (rt.sum_range(lambda b_j_2: rt.index(v_theta, b_j_2), 0, v_i + 1) + -1 * rt.sum_range(lambda b_j_3: rt.index(v_theta, b_j_3), 0, v_j + 1))))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.gate.conformance (statement a359735344c8) ---
@@ -342,10 +328,9 @@ def prop_Mirror__Resolvent__cumulative_phase_is_separable(rt, *, v_theta, v_i, v
     'Mirror.Resolvent.gate.conformance', settings=SETTINGS, bound=['Mirror.Resolvent.gate'],
     binders=[real('m'), real('θ')])
 def prop_Mirror__Resolvent__gate__conformance(rt, *, v_m, v_theta):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.gate', (), v_m, v_theta), v_m * rt.exp(rt.I * v_theta))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.gate_zero_beta_zero_is_linear_attention (statement c931af455a23) ---
@@ -360,15 +345,14 @@ def prop_Mirror__Resolvent__gate__conformance(rt, *, v_m, v_theta):
         array('k', 'real', NAT, 'd'), array('u', 'real', NAT), array('θ', 'real', NAT)])
 def prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention(
         rt, *, v_d, v_qk, v_q, v_k, v_u, v_theta, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 0, v_qk, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
         rt.ite(
             rt.le(v_j, v_i),
             lambda: rt.exp(
                 v_qk * rt.div(rt.sum_range(lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0, v_d), rt.sqrt_pos(v_d))),
             lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.gate_zero_beta_zero_row_not_one (statement 6eaf5f890ada) ---
@@ -380,13 +364,12 @@ def prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention(
     bound=['Mirror.Resolvent.head'], binders=BINDERS_d_i_q_k_u_theta)
 def prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one(
         rt, *, v_d, v_q, v_k, v_u, v_theta, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.call(
                 'Mirror.Resolvent.head', (), v_d, 0, 0, 0, v_q, v_k, v_u, v_theta, v_i, b_j_1),
             0, v_i + 1), v_i + 1)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.head.conformance (statement 562036da101f) ---
@@ -400,8 +383,8 @@ def prop_Mirror__Resolvent__gate_zero_beta_zero_row_not_one(
         array('θ', 'real', NAT)])
 def prop_Mirror__Resolvent__head__conformance(
         rt, *, v_d, v_beta, v_qk, v_g, v_q, v_k, v_u, v_theta, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call(
             'Mirror.Resolvent.head', (), v_d, v_beta, v_qk, v_g, v_q, v_k, v_u, v_theta, v_i,
             v_j),
@@ -413,7 +396,6 @@ def prop_Mirror__Resolvent__head__conformance(
                     rt.sum_range(
                         lambda b_j_3: rt.ite(rt.le(b_j_3, v_i), lambda: rt.prod_range(lambda b_j_4: rt.maximum(0, rt.minimum(1, v_g * (rt.index(v_u, b_j_4) + -1) + 1)), b_j_3 + 1, v_i + 1), lambda: 0) * rt.exp(v_qk * rt.div(rt.sum_range(lambda b_j_5: rt.index(v_k, b_j_3, b_j_5) * rt.index(v_q, v_i, b_j_5), 0, v_d), rt.sqrt_pos(v_d))),
                         0, v_i + 1), v_beta)), lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.negative_draw_is_on_the_band (statement 4b2b94724ef0) ---
@@ -426,12 +408,11 @@ def prop_Mirror__Resolvent__head__conformance(
 def prop_Mirror__Resolvent__negative_draw_is_on_the_band(rt, *, v_a):
     # hypothesis ha
     h_ha = rt.or_(rt.eq(v_a, -1), rt.eq(v_a, 0), rt.eq(v_a, 1))
-    hypotheses = rt.and_(h_ha)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_ha), rt.eq(
         rt.call(
             'Mirror.Resolvent.gate', (), rt.abs(v_a),
             rt.ite(rt.lt(v_a, 0), lambda: rt.pi, lambda: 0)), v_a)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.no_prefix_scan_represents_a_zero_gate (statement ffc33766f257) ---
@@ -441,9 +422,8 @@ def prop_Mirror__Resolvent__negative_draw_is_on_the_band(rt, *, v_a):
     'Mirror.Resolvent.no_prefix_scan_represents_a_zero_gate',
     settings=dict(SETTINGS, dim_min=0), binders=[nat('i'), nat('j'), array('C', 'real', NAT)])
 def prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate(rt, *, v_C, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.truth(True)
-    return hypotheses, conclusion
+    # hypotheses, conclusion
+    return rt.truth(True), rt.truth(True)
 
 
 # --- Mirror.Resolvent.pathProd.conformance (statement ebf58fdcaae1) ---
@@ -453,14 +433,13 @@ def prop_Mirror__Resolvent__no_prefix_scan_represents_a_zero_gate(rt, *, v_C, v_
     bound=['Mirror.Resolvent.pathProd'],
     binders=[nat('i'), nat('j'), array('a', 'complex', NAT)])
 def prop_Mirror__Resolvent__pathProd__conformance(rt, *, v_a, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.pathProd', (), v_a, v_i, v_j),
         rt.ite(
             rt.le(v_j, v_i),
             lambda: rt.prod_range(lambda b_j_1: rt.index(v_a, b_j_1), v_j + 1, v_i + 1),
             lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.pathProd_abs (statement 190a3ab17f78) ---
@@ -475,8 +454,8 @@ def prop_Mirror__Resolvent__pathProd__conformance(rt, *, v_a, v_i, v_j):
 def prop_Mirror__Resolvent__pathProd_abs(rt, *, v_m, v_theta, v_i, v_j):
     # hypothesis hm
     h_hm = rt.forall_range((lambda b_t_1: rt.le(0, rt.index(v_m, b_t_1))), 0, rt.nat_domain)
-    hypotheses = rt.and_(h_hm)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.and_(h_hm), rt.eq(
         rt.abs(
             rt.call(
                 'Mirror.Resolvent.pathProd', (),
@@ -488,7 +467,6 @@ def prop_Mirror__Resolvent__pathProd_abs(rt, *, v_m, v_theta, v_i, v_j):
             rt.le(v_j, v_i),
             lambda: rt.prod_range(lambda b_j_3: rt.index(v_m, b_j_3), v_j + 1, v_i + 1),
             lambda: 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.pathProd_eq_zero_iff (statement ed8f54b22cf3) ---
@@ -506,8 +484,8 @@ def prop_Mirror__Resolvent__pathProd_eq_zero_iff(rt, *, v_m, v_theta, v_i, v_j):
     h_hm = rt.forall_range((lambda b_t_1: rt.le(0, rt.index(v_m, b_t_1))), 0, rt.nat_domain)
     # hypothesis hji
     h_hji = rt.le(v_j, v_i)
-    hypotheses = rt.and_(h_hm, h_hji)
-    conclusion = rt.iff(
+    # hypotheses, conclusion
+    return rt.and_(h_hm, h_hji), rt.iff(
         rt.exists_range(lambda b_t_2: rt.eq(rt.index(v_m, b_t_2), 0), v_j + 1, v_i + 1),
         rt.eq(
             rt.call(
@@ -516,7 +494,6 @@ def prop_Mirror__Resolvent__pathProd_eq_zero_iff(rt, *, v_m, v_theta, v_i, v_j):
                     lambda b_a0_3: rt.call(
                         'Mirror.Resolvent.gate', (), rt.index(v_m, b_a0_3),
                         rt.index(v_theta, b_a0_3)), (rt.nat_domain,)), v_i, v_j), 0))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.prefix_logit_mask_restated (statement 59132b8a431b) ---
@@ -539,8 +516,8 @@ def prop_Mirror__Resolvent__prefix_logit_mask_restated(rt, *, v_m, v_theta, v_i,
         0, rt.nat_domain)
     # hypothesis hji
     h_hji = rt.le(v_j, v_i)
-    hypotheses = rt.and_(h_hm, h_hji)
-    conclusion = rt.and_(
+    # hypotheses, conclusion
+    return rt.and_(h_hm, h_hji), rt.and_(
         rt.le(
             rt.abs(
                 rt.call(
@@ -559,7 +536,6 @@ def prop_Mirror__Resolvent__prefix_logit_mask_restated(rt, *, v_m, v_theta, v_i,
                             lambda b_a0_4: rt.call(
                                 'Mirror.Resolvent.gate', (), rt.index(v_m, b_a0_4),
                                 rt.index(v_theta, b_a0_4)), (rt.nat_domain,)), v_i, v_j)), 1)))
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.softmax_row_sum_one (statement 9db996016f1f) ---
@@ -569,13 +545,12 @@ def prop_Mirror__Resolvent__prefix_logit_mask_restated(rt, *, v_m, v_theta, v_i,
     'Mirror.Resolvent.softmax_row_sum_one', settings=SETTINGS, bound=['Mirror.Resolvent.head'],
     binders=BINDERS_d_i_q_k_u_theta)
 def prop_Mirror__Resolvent__softmax_row_sum_one(rt, *, v_d, v_q, v_k, v_u, v_theta, v_i):
-    hypotheses = rt.truth(True)
-    conclusion = rt.eq(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.call(
                 'Mirror.Resolvent.head', (), v_d, 1, 1, 0, v_q, v_k, v_u, v_theta, v_i, b_j_1),
             0, v_i + 1), 1)
-    return hypotheses, conclusion
 
 
 # --- Mirror.Resolvent.three_corners_containment (statement 458d256dd74c) ---
@@ -593,8 +568,8 @@ def prop_Mirror__Resolvent__softmax_row_sum_one(rt, *, v_d, v_q, v_k, v_u, v_the
     binders=BINDERS_d_i_j_q_k_u_theta)
 def prop_Mirror__Resolvent__three_corners_containment(
         rt, *, v_d, v_q, v_k, v_u, v_theta, v_i, v_j):
-    hypotheses = rt.truth(True)
-    conclusion = rt.and_(
+    # hypotheses, conclusion
+    return rt.truth(True), rt.and_(
         rt.eq(
             rt.call('Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u, v_theta, v_i, v_j),
             rt.call(
@@ -629,4 +604,3 @@ def prop_Mirror__Resolvent__three_corners_containment(
                                 rt.sum_range(
                                     lambda b_j_5: rt.index(v_k, b_j_4, b_j_5) * rt.index(v_q, v_i, b_j_5),
                                     0, v_d), rt.sqrt_pos(v_d))), 0, v_i + 1)), lambda: 0)))
-    return hypotheses, conclusion

@@ -371,7 +371,7 @@ def parameter_names(statement: Statement) -> dict[str, str]:
 
 
 def print_property(statement: Statement, function_name: str | None = None) -> PropertySource:
-    """Generate ``def prop_<name>(rt, <params>)`` returning ``(hypotheses, conclusion)`` truths.
+    """Generate ``def prop_<name>(rt, *, <params>)`` returning ``(hypotheses, conclusion)``.
 
     A variable the statement defines by an equation hypothesis (``h : c = a ^ b``, see
     :attr:`~mirror.translate.translation.Statement.definitions`) is recomputed from its definition
@@ -398,10 +398,9 @@ def print_property(statement: Statement, function_name: str | None = None) -> Pr
         hyp_name = _unique("h_" + python_identifier(label).removeprefix("v_"), used)
         lines.append(f"    {hyp_name} = {code}")
         hyp_exprs.append(hyp_name)
-    lines.append(f"    hypotheses = rt.and_({', '.join(hyp_exprs)})" if hyp_exprs
-                 else "    hypotheses = rt.truth(True)")
-    lines.append(f"    conclusion = {printer.doprint(statement.conclusion)}")
-    lines.append("    return hypotheses, conclusion")
+    hypotheses = f"rt.and_({', '.join(hyp_exprs)})" if hyp_exprs else "rt.truth(True)"
+    lines.append("    # hypotheses, conclusion")
+    lines.append(f"    return {hypotheses}, {printer.doprint(statement.conclusion)}")
     laid = [part for line in lines for part in wrap_assignment(line)]
     return PropertySource(fname, "\n".join(laid) + "\n", params)
 

@@ -74,9 +74,21 @@ def _bracketed(opening: str, items: list[tuple[str, ast.AST]], closing: str,
     return lines
 
 
+def _head_and_tail(statement: ast.stmt) -> tuple[str, ast.Call] | None:
+    """``name = call`` or ``return a, call``: the text before the call, and the call."""
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+        return " = ".join(ast.unparse(t) for t in statement.targets) + " = ", statement.value
+    if (isinstance(statement, ast.Return) and isinstance(statement.value, ast.Tuple)
+            and statement.value.elts and isinstance(statement.value.elts[-1], ast.Call)):
+        *first, last = statement.value.elts
+        return "return " + "".join(ast.unparse(e) + ", " for e in first), last
+    return None
+
+
 def wrap_assignment(line: str) -> list[str]:
-    """An indented ``name = expression`` line, broken into lines of at most :data:`WIDTH`
-    characters where its calls allow; the line itself when it fits or cannot be broken."""
+    """An indented ``name = call(…)`` or ``return a, call(…)`` line, broken into lines of at
+    most :data:`WIDTH` characters where its calls allow; the line itself when it fits or
+    cannot be broken."""
     if len(line) <= WIDTH:
         return [line]
     indent = len(line) - len(line.lstrip(" "))
@@ -84,13 +96,13 @@ def wrap_assignment(line: str) -> list[str]:
         tree = ast.parse(line.strip())
     except SyntaxError:
         return [line]
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assign):
+    if len(tree.body) != 1:
         return [line]
-    statement = tree.body[0]
-    head = " " * indent + " = ".join(ast.unparse(t) for t in statement.targets) + " = "
-    laid = _lay(statement.value, len(head), indent)
-    if not isinstance(statement.value, ast.Call):
+    split = _head_and_tail(tree.body[0])
+    if split is None:
         return [line]
+    head, value = " " * indent + split[0], split[1]
+    laid = _lay(value, len(head), indent)
     lines = [head + laid[0], *laid[1:]]
     original = ast.dump(tree)
     try:
