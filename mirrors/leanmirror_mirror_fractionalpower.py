@@ -13,6 +13,28 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
 BINDERS_d_U = [dim('d'), array('U', 'real', 'd', 'd')]
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__FractionalPower__accretiveLayer__conformance, prop_Mirror__FractionalPower__accretiveParam__conformance
+def term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U):
+    return rt.tabulate(
+        lambda b_a0_2, b_a1_3: rt.index(rt.tabulate(lambda b_a0_4, b_a1_5: rt.sum_range(lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6), 0, v_q) + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_2, b_a1_3) + rt.index(rt.tabulate(lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)), b_a0_2, b_a1_3),
+        (v_d, v_d))
+# in prop_Mirror__FractionalPower__resolventMixture_symPart_symm
+def term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m):
+    return rt.mat_smul(
+        rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r),
+        rt.sum_range(
+            lambda b_j_2: rt.mat_smul(
+                rt.index(v_w, b_j_2) * rt.rpow(rt.index(v_lam, b_j_2), v_r + -1),
+                rt.matmul(
+                    rt.mat_inv(
+                        rt.mat_add(
+                            rt.mat_smul(rt.index(v_lam, b_j_2), rt.eye(v_d)),
+                            rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
+                    rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))), 0,
+            v_m))
+
+
 # --- Mirror.FractionalPower.accretiveLayer.conformance (statement d462c3c41c07) ---
 # def accretiveLayer {d q m : ℕ} (L : Fin d → Fin q → ℝ) (δ : ℝ)
 #     (U : Matrix (Fin d) (Fin d) ℝ) (r : ℝ) (lam w : Fin m → ℝ) : Matrix (Fin d) (Fin d) ℝ
@@ -41,12 +63,8 @@ def prop_Mirror__FractionalPower__accretiveLayer__conformance(
                         rt.mat_inv(
                             rt.mat_add(
                                 rt.mat_smul(rt.index(v_lam, b_j_1), rt.eye(v_d)),
-                                rt.tabulate(
-                                    lambda b_a0_2, b_a1_3: rt.index(rt.tabulate(lambda b_a0_4, b_a1_5: rt.sum_range(lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6), 0, v_q) + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_2, b_a1_3) + rt.index(rt.tabulate(lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)), b_a0_2, b_a1_3),
-                                    (v_d, v_d)))),
-                        rt.tabulate(
-                            lambda b_a0_2, b_a1_3: rt.index(rt.tabulate(lambda b_a0_4, b_a1_5: rt.sum_range(lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6), 0, v_q) + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_2, b_a1_3) + rt.index(rt.tabulate(lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)), b_a0_2, b_a1_3),
-                            (v_d, v_d)))), 0, v_m)))
+                                term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U))),
+                        term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U))), 0, v_m)))
 
 
 # --- Mirror.FractionalPower.accretiveLayer_comm (statement e0617704fa1b) ---
@@ -95,9 +113,7 @@ def prop_Mirror__FractionalPower__accretiveParam__conformance(
     # hypotheses, conclusion
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U),
-        rt.tabulate(
-            lambda b_a0_1, b_a1_2: rt.index(rt.tabulate(lambda b_a0_3, b_a1_4: rt.sum_range(lambda b_j_5: rt.index(v_L, b_a0_3, b_j_5) * rt.index(v_L, b_a1_4, b_j_5), 0, v_q) + rt.ite(rt.eq(b_a0_3, b_a1_4), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_1, b_a1_2) + rt.index(rt.tabulate(lambda b_a0_6, b_a1_7: rt.rational(1, 2) * rt.index(v_U, b_a0_6, b_a1_7) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_7, b_a0_6), (v_d, v_d)), b_a0_1, b_a1_2),
-            (v_d, v_d)))
+        term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U))
 
 
 # --- Mirror.FractionalPower.accretiveParam_quadratic_eq (statement 1772dc021dd0) ---
@@ -191,34 +207,8 @@ def prop_Mirror__FractionalPower__resolventMixture_symPart_symm(
         rt, *, v_d, v_q, v_m, v_L, v_delta, v_r, v_lam, v_w):
     # hypotheses, conclusion
     return rt.truth(True), rt.array_eq(
-        rt.transpose(
-            rt.mat_smul(
-                rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r),
-                rt.sum_range(
-                    lambda b_j_1: rt.mat_smul(
-                        rt.index(v_w, b_j_1) * rt.rpow(rt.index(v_lam, b_j_1), v_r + -1),
-                        rt.matmul(
-                            rt.mat_inv(
-                                rt.mat_add(
-                                    rt.mat_smul(rt.index(v_lam, b_j_1), rt.eye(v_d)),
-                                    rt.call(
-                                        'Mirror.FractionalPower.symPart', (v_d, v_q), v_L,
-                                        v_delta))),
-                            rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
-                    0, v_m))),
-        rt.mat_smul(
-            rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r),
-            rt.sum_range(
-                lambda b_j_2: rt.mat_smul(
-                    rt.index(v_w, b_j_2) * rt.rpow(rt.index(v_lam, b_j_2), v_r + -1),
-                    rt.matmul(
-                        rt.mat_inv(
-                            rt.mat_add(
-                                rt.mat_smul(rt.index(v_lam, b_j_2), rt.eye(v_d)),
-                                rt.call(
-                                    'Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
-                        rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
-                0, v_m)))
+        rt.transpose(term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m)),
+        term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m))
 
 
 # --- Mirror.FractionalPower.resolvent_isUnit (statement 6f2cc0d61356) ---

@@ -13,6 +13,23 @@ LEAN_PROJECT = '..'  # the Lake project whose bindings the tests call
 SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain': 16, 'real_bound': 5.0}
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__Ops__gatedDeltaRule__conformance, prop_Mirror__Ops__gdnState__conformance
+def term_0f0e2d49(rt, v_alpha, v_Dk, v_beta, v_k, v_v):
+    return lambda b_t_1, b_prev_2: rt.mat_add(
+        rt.mat_smul(
+            rt.index(v_alpha, b_t_1),
+            rt.matmul(
+                b_prev_2,
+                rt.mat_sub(
+                    rt.eye(v_Dk),
+                    rt.mat_smul(
+                        rt.index(v_beta, b_t_1),
+                        rt.outer(rt.index(v_k, b_t_1), rt.index(v_k, b_t_1)))))),
+        rt.mat_smul(
+            rt.index(v_beta, b_t_1), rt.outer(rt.index(v_v, b_t_1), rt.index(v_k, b_t_1))))
+
+
 # --- Mirror.Ops.chunkDeltaRule.conformance (statement 2aa205d1c48f) ---
 # def chunkDeltaRule {T Dk Dv : ℕ} (C : ℕ) (α β : Fin T → ℝ)
 #     (q k : Fin T → Fin Dk → ℝ) (v : Fin T → Fin Dv → ℝ) : Fin T → Fin Dv → ℝ
@@ -162,21 +179,8 @@ def prop_Mirror__Ops__gatedDeltaRule__conformance(
         rt.index(
             rt.mul_vec(
                 rt.nat_rec(
-                    rt.zeros(v_Dv, v_Dk),
-                    lambda b_t_1, b_prev_2: rt.mat_add(
-                        rt.mat_smul(
-                            rt.index(v_alpha, b_t_1),
-                            rt.matmul(
-                                b_prev_2,
-                                rt.mat_sub(
-                                    rt.eye(v_Dk),
-                                    rt.mat_smul(
-                                        rt.index(v_beta, b_t_1),
-                                        rt.outer(rt.index(v_k, b_t_1), rt.index(v_k, b_t_1)))))),
-                        rt.mat_smul(
-                            rt.index(v_beta, b_t_1),
-                            rt.outer(rt.index(v_v, b_t_1), rt.index(v_k, b_t_1)))), v_arg5 + 1),
-                rt.index(v_q, v_arg5)), v_arg6))
+                    rt.zeros(v_Dv, v_Dk), term_0f0e2d49(rt, v_alpha, v_Dk, v_beta, v_k, v_v),
+                    v_arg5 + 1), rt.index(v_q, v_arg5)), v_arg6))
 
 
 # --- Mirror.Ops.gdnApply_gdnState (statement 8c2571eba162) ---
@@ -226,20 +230,7 @@ def prop_Mirror__Ops__gdnState__conformance(
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.gdnState', (v_T, v_Dk, v_Dv), v_alpha, v_beta, v_k, v_v, v_t),
         rt.nat_rec(
-            rt.zeros(v_Dv, v_Dk),
-            lambda b_t_1, b_prev_2: rt.mat_add(
-                rt.mat_smul(
-                    rt.index(v_alpha, b_t_1),
-                    rt.matmul(
-                        b_prev_2,
-                        rt.mat_sub(
-                            rt.eye(v_Dk),
-                            rt.mat_smul(
-                                rt.index(v_beta, b_t_1),
-                                rt.outer(rt.index(v_k, b_t_1), rt.index(v_k, b_t_1)))))),
-                rt.mat_smul(
-                    rt.index(v_beta, b_t_1),
-                    rt.outer(rt.index(v_v, b_t_1), rt.index(v_k, b_t_1)))), v_t))
+            rt.zeros(v_Dv, v_Dk), term_0f0e2d49(rt, v_alpha, v_Dk, v_beta, v_k, v_v), v_t))
 
 
 # --- Mirror.Ops.gdnState_succ (statement 348562b01662) ---

@@ -20,6 +20,25 @@ BINDERS_d_i_q_k_u_theta = [
     array('u', 'real', NAT), array('θ', 'real', NAT)]
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__Resolvent__corner_softmax, prop_Mirror__Resolvent__three_corners_containment
+def term_bde3492a(rt, v_j, v_i, v_k, v_q, v_d):
+    return rt.ite(
+        rt.le(v_j, v_i),
+        lambda: rt.div(
+            rt.exp(
+                rt.div(
+                    rt.sum_range(
+                        lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0,
+                        v_d), rt.sqrt_pos(v_d))),
+            rt.sum_range(
+                lambda b_j_2: rt.exp(
+                    rt.div(
+                        rt.sum_range(
+                            lambda b_j_3: rt.index(v_k, b_j_2, b_j_3) * rt.index(v_q, v_i, b_j_3),
+                            0, v_d), rt.sqrt_pos(v_d))), 0, v_i + 1)), lambda: 0)
+
+
 # --- Mirror.Resolvent.CEQ.Nilpotent.occupancy_is_exact_inverse (statement 8c9e41b466e5) ---
 # theorem occupancy_is_exact_inverse (n : ℕ) (A : Matrix (Fin n) (Fin n) ℝ)
 #     (hA : ∀ i j, i ≤ j → A i j = 0) :
@@ -255,20 +274,7 @@ def prop_Mirror__Resolvent__corner_softmax(rt, *, v_d, v_q, v_k, v_u, v_theta, v
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 1, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
-        rt.ite(
-            rt.le(v_j, v_i),
-            lambda: rt.div(
-                rt.exp(
-                    rt.div(
-                        rt.sum_range(
-                            lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1),
-                            0, v_d), rt.sqrt_pos(v_d))),
-                rt.sum_range(
-                    lambda b_j_2: rt.exp(
-                        rt.div(
-                            rt.sum_range(
-                                lambda b_j_3: rt.index(v_k, b_j_2, b_j_3) * rt.index(v_q, v_i, b_j_3),
-                                0, v_d), rt.sqrt_pos(v_d))), 0, v_i + 1)), lambda: 0))
+        term_bde3492a(rt, v_j, v_i, v_k, v_q, v_d))
 
 
 # --- Mirror.Resolvent.corners_are_distinct (statement e1fc3bb23f41) ---
@@ -590,17 +596,4 @@ def prop_Mirror__Resolvent__three_corners_containment(
                             0, v_d), rt.sqrt_pos(v_d))), lambda: 0)),
         rt.eq(
             rt.call('Mirror.Resolvent.head', (), v_d, 1, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
-            rt.ite(
-                rt.le(v_j, v_i),
-                lambda: rt.div(
-                    rt.exp(
-                        rt.div(
-                            rt.sum_range(
-                                lambda b_j_3: rt.index(v_k, v_j, b_j_3) * rt.index(v_q, v_i, b_j_3),
-                                0, v_d), rt.sqrt_pos(v_d))),
-                    rt.sum_range(
-                        lambda b_j_4: rt.exp(
-                            rt.div(
-                                rt.sum_range(
-                                    lambda b_j_5: rt.index(v_k, b_j_4, b_j_5) * rt.index(v_q, v_i, b_j_5),
-                                    0, v_d), rt.sqrt_pos(v_d))), 0, v_i + 1)), lambda: 0)))
+            term_bde3492a(rt, v_j, v_i, v_k, v_q, v_d)))

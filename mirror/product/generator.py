@@ -41,6 +41,7 @@ from bridge.fileio import write_text_atomic
 from mirror.product.mirror_source import (HELPER_NAMES, binder_list, decorator_lines, list_text,
                                           pack, shared_binders, shared_lines)
 from mirror.product.rendering import template_environment
+from mirror.product.shared_terms import share_terms
 from mirror.sample.plan import PlanSettings
 from mirror.translate.identifiers import module_file_stems, property_identifiers
 
@@ -183,22 +184,30 @@ def _renamed(source: str, old: str, new: str, name: str) -> str:
     return "\n".join(lines)
 
 
-def _block(mirror: Any, function_name: str | None, shared: dict[str, str]) -> _Block:
+def _body(mirror: Any, function_name: str | None) -> str | None:
+    """A ready mirror's property source, checked, under its module-unique name."""
+    if mirror.status != "ready":
+        return None
+    name = getattr(mirror, "name", mirror.declaration.name)
+    given = mirror.function_name
+    if not (isinstance(given, str) and given.isidentifier() and not keyword.iskeyword(given)):
+        raise InvalidArgument(
+            f"mirror function_name of {name!r}: got {given!r}; expected a Python identifier")
+    if not isinstance(mirror.source, str):
+        raise InvalidArgument(
+            f"mirror source of {name!r}: got {type(mirror.source).__name__}; "
+            "expected Python source for a ready mirror"
+        )
+    return _renamed(mirror.source.strip("\n"), given, function_name, name)
+
+
+def _block(mirror: Any, function_name: str | None, body: str | None,
+           shared: dict[str, str]) -> _Block:
     declaration = mirror.declaration
     h = statement_hash(declaration)
     name = getattr(mirror, "name", declaration.name)
-    given = mirror.function_name
     source = None
-    if mirror.status == "ready":
-        if not (isinstance(given, str) and given.isidentifier() and not keyword.iskeyword(given)):
-            raise InvalidArgument(
-                f"mirror function_name of {name!r}: got {given!r}; expected a Python identifier")
-        if not isinstance(mirror.source, str):
-            raise InvalidArgument(
-                f"mirror source of {name!r}: got {type(mirror.source).__name__}; "
-                "expected Python source for a ready mirror"
-            )
-        body = _renamed(mirror.source.strip("\n"), given, function_name, name)
+    if body is not None:
         plan = _json_plan(mirror.plan or {}, function_name)
         bound = sorted(getattr(mirror, "bound_to", None) or [])
         source = "\n".join([*_comment_lines(declaration.statement_text),
@@ -282,8 +291,10 @@ def render_modules(mirrors: Iterable[Any], project: str | None = None) -> dict[s
         plans = {id(m): _json_plan(m.plan or {}, m.function_name) for m in ordered
                  if m.status == "ready"}
         shared = shared_binders(list(plans.values()))
-        blocks = [_block(m, functions.get(getattr(m, "name", m.declaration.name)), shared)
-                  for m in ordered]
+        names = [functions.get(getattr(m, "name", m.declaration.name)) for m in ordered]
+        bodies = {fn: _body(m, fn) for m, fn in zip(ordered, names) if m.status == "ready"}
+        bodies, terms = share_terms(bodies)
+        blocks = [_block(m, fn, bodies.get(fn), shared) for m, fn in zip(ordered, names)]
         hashes = {
             getattr(m, "name", m.declaration.name): statement_hash(m.declaration) for m in ordered
         }
@@ -293,10 +304,11 @@ def render_modules(mirrors: Iterable[Any], project: str | None = None) -> dict[s
             "project_repr": repr(project),
             "settings_repr": repr(_SETTINGS),
             "shared": _shared_lines(shared, list(plans.values())),
+            "terms": terms,
             "lock": module_hash(hashes),
             "slug": slugs[module],
             "blocks": blocks,
-            "imports": _imports(blocks, _shared_lines(shared, list(plans.values()))),
+            "imports": _imports(blocks, _shared_lines(shared, list(plans.values())) + terms),
         }
         for file_name, template in ((f"{slugs[module]}.py", mirror_template),
                                     (f"test_{slugs[module]}.py", test_template)):

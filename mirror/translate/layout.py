@@ -74,10 +74,16 @@ def _bracketed(opening: str, items: list[tuple[str, ast.AST]], closing: str,
     return lines
 
 
-def _head_and_tail(statement: ast.stmt) -> tuple[str, ast.Call] | None:
-    """``name = call`` or ``return a, call``: the text before the call, and the call."""
-    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+_BREAKABLE = (ast.Call, ast.Lambda)
+
+
+def _head_and_tail(statement: ast.stmt) -> tuple[str, ast.AST] | None:
+    """``name = call``, ``return call`` or ``return a, call`` (a lambda for a call too): the
+    text before the call, and the call."""
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, _BREAKABLE):
         return " = ".join(ast.unparse(t) for t in statement.targets) + " = ", statement.value
+    if isinstance(statement, ast.Return) and isinstance(statement.value, _BREAKABLE):
+        return "return ", statement.value
     if (isinstance(statement, ast.Return) and isinstance(statement.value, ast.Tuple)
             and statement.value.elts and isinstance(statement.value.elts[-1], ast.Call)):
         *first, last = statement.value.elts

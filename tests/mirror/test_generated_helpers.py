@@ -204,3 +204,40 @@ def test_a_one_constant_edit_changes_few_short_lines(tmp_path):
     assert len(added) <= 5, added
     code = [line for line in added if not line.lstrip().startswith("#")]
     assert code and all(len(line) <= WIDTH for line in code), code
+
+
+# ---- shared terms -----------------------------------------------------------------------------
+
+
+def test_a_repeated_term_is_written_once_and_called_with_each_statements_names():
+    import math
+    import types
+
+    from mirror.product.shared_terms import share_terms
+
+    def term(var: str, bound: str) -> str:
+        inner = " + ".join(f"rt.exp(rt.index({var}, {bound}) * {k})" for k in range(1, 9))
+        return f"rt.sum_range(lambda {bound}: rt.div({inner}, rt.sqrt_pos(v_n)), 0, v_n)"
+
+    sources = {
+        "prop_a": f"def prop_a(rt, *, v_n, v_x):\n    return rt.truth(True), rt.le(0, {term('v_x', 'b_j_1')})",
+        "prop_b": f"def prop_b(rt, *, v_n, v_y):\n    h_h = rt.lt(0, v_n)\n"
+                  f"    return rt.and_(h_h), rt.eq({term('v_y', 'b_i_4')}, rt.exp(v_n))",
+        "prop_c": "def prop_c(rt, *, v_n):\n    return rt.truth(True), rt.eq(v_n, v_n)",
+    }
+    shared, terms = share_terms(sources)
+    assert len(terms) == 1 and terms[0].startswith("# in prop_a, prop_b\ndef term_")
+    assert shared["prop_c"] == sources["prop_c"]
+    assert "rt.exp(rt.index" not in shared["prop_a"] + shared["prop_b"]
+    rt = types.SimpleNamespace(
+        truth=lambda b: b, and_=lambda *a: all(a), le=lambda a, b: (a, b), lt=lambda a, b: a < b,
+        eq=lambda a, b: (a, b), exp=math.exp, div=lambda a, b: a / b, sqrt_pos=math.sqrt,
+        index=lambda xs, i: xs[i], sum_range=lambda f, lo, hi: sum(f(i) for i in range(lo, hi)))
+    inputs = {"prop_a": {"v_n": 3, "v_x": [0.1, -0.2, 0.3]},
+              "prop_b": {"v_n": 3, "v_y": [0.5, 0.25, -1.0]}, "prop_c": {"v_n": 2}}
+    for fn, source in sources.items():
+        before: dict = {}
+        exec(source, before)
+        after: dict = {}
+        exec("\n\n".join(terms + [shared[fn]]), after)
+        assert after[fn](rt, **inputs[fn]) == before[fn](rt, **inputs[fn])
