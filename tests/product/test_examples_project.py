@@ -64,6 +64,13 @@ def test_example_wrong_kernel_and_its_theorem_are_refuted_the_rest_tested(exampl
                      "Toy.logsumexp": "tested", "Toy.attn": "tested"}
 
 
+def _verdict(printed: str) -> str:
+    """The verdict line of ``check``'s explanation (its last line, after ``verdict: ``)."""
+    last = printed.strip().splitlines()[-1]
+    assert last.startswith("verdict: "), printed
+    return last[len("verdict: "):]
+
+
 def test_every_refuted_row_replays_exactly_its_counterexample(example_report, capsys):
     out, report = example_report
     html = (out / "report.html").read_text(encoding="utf-8")
@@ -79,7 +86,7 @@ def test_every_refuted_row_replays_exactly_its_counterexample(example_report, ca
         assert json.loads(argv[argv.index("--example") + 1]) == row["counterexample"]
         status, printed = _replay(command, capsys)
         assert status == 1
-        assert printed.startswith(f"refuted: {row['name']}: fails in float64")
+        assert _verdict(printed).startswith(f"refuted: {row['name']}: fails in float64")
 
 
 def test_a_passing_example_replays_as_holding(example_report, capsys):
@@ -90,7 +97,7 @@ def test_a_passing_example_replays_as_holding(example_report, capsys):
                                                            separators=(",", ":"))),
                                     shlex.quote(json.dumps(zeros)))
     status, printed = _replay(command, capsys)
-    assert (status, printed.strip()) == (0, "holds: Toy.prefixSum_succ: holds on this example")
+    assert (status, _verdict(printed)) == (0, "holds: Toy.prefixSum_succ: holds on this example")
 
 
 def test_the_fuzz_log_carries_the_replay_command(tmp_path, capsys):
@@ -103,7 +110,7 @@ def test_the_fuzz_log_carries_the_replay_command(tmp_path, capsys):
     assert result["replay"].startswith("leanmirror check Toy.prefixSum_succ --project ")
     assert read_session_log(log)["Toy.prefixSum_succ"].replay == result["replay"]
     status, printed = _replay(result["replay"], capsys)
-    assert status == 1 and printed.startswith("refuted: Toy.prefixSum_succ")
+    assert status == 1 and _verdict(printed).startswith("refuted: Toy.prefixSum_succ")
 
 
 # ---- a fresh project outside the repository, configured as the README says --------------
