@@ -17,8 +17,18 @@ BINDERS_d_U = [dim('d'), array('U', 'real', 'd', 'd')]
 # in prop_Mirror__FractionalPower__accretiveLayer__conformance, prop_Mirror__FractionalPower__accretiveParam__conformance
 def term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U):
     return rt.tabulate(
-        lambda b_a0_2, b_a1_3: rt.index(rt.tabulate(lambda b_a0_4, b_a1_5: rt.sum_range(lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6), 0, v_q) + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)), b_a0_2, b_a1_3) + rt.index(rt.tabulate(lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)), b_a0_2, b_a1_3),
-        (v_d, v_d))
+        lambda b_a0_2, b_a1_3: rt.index(
+            rt.tabulate(
+                lambda b_a0_4, b_a1_5: rt.sum_range(
+                    lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6),
+                    0, v_q)
+                    + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)),
+            b_a0_2, b_a1_3)
+            + rt.index(
+                rt.tabulate(
+                    lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8)
+                        + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)),
+                b_a0_2, b_a1_3), (v_d, v_d))
 # in prop_Mirror__FractionalPower__resolventMixture_symPart_symm
 def term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m):
     return rt.mat_smul(
@@ -133,12 +143,17 @@ def prop_Mirror__FractionalPower__accretiveParam_quadratic_eq(
     return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.sum_range(
-                lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2) * rt.index(rt.call('Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U), b_j_1, b_j_2),
-                0, v_d), 0, v_d),
+                lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2)
+                    * rt.index(
+                        rt.call(
+                            'Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta,
+                            v_U), b_j_1, b_j_2), 0, v_d), 0, v_d),
         rt.sum_range(
             lambda b_j_3: rt.sum_range(
-                lambda b_j_4: rt.index(v_x, b_j_3) * rt.index(v_x, b_j_4) * rt.index(rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta), b_j_3, b_j_4),
-                0, v_d), 0, v_d))
+                lambda b_j_4: rt.index(v_x, b_j_3) * rt.index(v_x, b_j_4)
+                    * rt.index(
+                        rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta),
+                        b_j_3, b_j_4), 0, v_d), 0, v_d))
 
 
 # --- Mirror.FractionalPower.accretiveParam_shift_isUnit (statement 62590c1609d1) ---
@@ -231,7 +246,9 @@ def prop_Mirror__FractionalPower__rpow_eq_resolvent_integral(rt, *, v_r, v_t):
     # hypotheses, conclusion
     return rt.and_(h_hr, h_ht), rt.eq(
         rt.rpow(v_t, v_r),
-        rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r) * rt.integral(lambda b_s_1: rt.div(v_t * rt.rpow(b_s_1, v_r + -1), b_s_1 + v_t), 0, rt.inf))
+        rt.reciprocal(rt.pi) * rt.sin(rt.pi * v_r)
+            * rt.integral(
+                lambda b_s_1: rt.div(v_t * rt.rpow(b_s_1, v_r + -1), b_s_1 + v_t), 0, rt.inf))
 
 
 # --- Mirror.FractionalPower.rpow_half_sq (statement 7af105ef9295) ---
@@ -257,8 +274,8 @@ def prop_Mirror__FractionalPower__skewPart__conformance(rt, *, v_d, v_U):
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.skewPart', (v_d,), v_U),
         rt.tabulate(
-            lambda b_a0_1, b_a1_2: rt.rational(1, 2) * rt.index(v_U, b_a0_1, b_a1_2) + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_2, b_a0_1),
-            (v_d, v_d)))
+            lambda b_a0_1, b_a1_2: rt.rational(1, 2) * rt.index(v_U, b_a0_1, b_a1_2)
+                + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_2, b_a0_1), (v_d, v_d)))
 
 
 # --- Mirror.FractionalPower.skewPart_apply_swap (statement 3b53cd2b0e2e) ---
@@ -301,8 +318,10 @@ def prop_Mirror__FractionalPower__symPart__conformance(rt, *, v_d, v_q, v_L, v_d
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta),
         rt.tabulate(
-            lambda b_a0_1, b_a1_2: rt.sum_range(lambda b_j_3: rt.index(v_L, b_a0_1, b_j_3) * rt.index(v_L, b_a1_2, b_j_3), 0, v_q) + rt.ite(rt.eq(b_a0_1, b_a1_2), lambda: v_delta, lambda: 0),
-            (v_d, v_d)))
+            lambda b_a0_1, b_a1_2: rt.sum_range(
+                lambda b_j_3: rt.index(v_L, b_a0_1, b_j_3) * rt.index(v_L, b_a1_2, b_j_3), 0,
+                v_q)
+                + rt.ite(rt.eq(b_a0_1, b_a1_2), lambda: v_delta, lambda: 0), (v_d, v_d)))
 
 
 # --- Mirror.FractionalPower.symPart_posDef (statement 68be22412571) ---
@@ -341,5 +360,9 @@ def prop_Mirror__FractionalPower__symPart_quadratic_pos(rt, *, v_d, v_q, v_L, v_
         0,
         rt.sum_range(
             lambda b_j_1: rt.sum_range(
-                lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2) * (rt.sum_range(lambda b_j_3: rt.index(v_L, b_j_1, b_j_3) * rt.index(v_L, b_j_2, b_j_3), 0, v_q) + rt.ite(rt.eq(b_j_1, b_j_2), lambda: v_delta, lambda: 0)),
-                0, v_d), 0, v_d))
+                lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2)
+                    * (rt.sum_range(
+                        lambda b_j_3: rt.index(v_L, b_j_1, b_j_3) * rt.index(v_L, b_j_2, b_j_3),
+                        0, v_q)
+                        + rt.ite(rt.eq(b_j_1, b_j_2), lambda: v_delta, lambda: 0)), 0, v_d), 0,
+            v_d))

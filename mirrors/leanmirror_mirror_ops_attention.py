@@ -34,8 +34,24 @@ def prop_Mirror__Ops__causalGQA__conformance(
                 'Mirror.Ops.causalGQA', (v_S, v_L, v_Hkv, v_G, v_D), v_scale, v_pos, v_q, v_k,
                 v_v), v_arg5, v_arg6, v_arg7, v_arg8),
         rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1, v_arg6, v_arg8) * rt.ite(rt.le(b_j_1, rt.index(v_pos, v_arg5)), lambda: rt.div(rt.exp(v_scale * rt.sum_range(lambda b_j_2: rt.index(v_k, b_j_1, v_arg6, b_j_2) * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_2), 0, v_D)), rt.sum_range(lambda b_j_3: rt.ite(rt.le(b_j_3, rt.index(v_pos, v_arg5)), lambda: rt.exp(v_scale * rt.sum_range(lambda b_j_4: rt.index(v_k, b_j_3, v_arg6, b_j_4) * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_4), 0, v_D)), lambda: 0), 0, v_L)), lambda: 0),
-            0, v_L))
+            lambda b_j_1: rt.index(v_v, b_j_1, v_arg6, v_arg8)
+                * rt.ite(
+                    rt.le(b_j_1, rt.index(v_pos, v_arg5)),
+                    lambda: rt.div(
+                        rt.exp(
+                            v_scale
+                                * rt.sum_range(
+                                    lambda b_j_2: rt.index(v_k, b_j_1, v_arg6, b_j_2)
+                                        * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_2), 0, v_D)),
+                        rt.sum_range(
+                            lambda b_j_3: rt.ite(
+                                rt.le(b_j_3, rt.index(v_pos, v_arg5)),
+                                lambda: rt.exp(
+                                    v_scale
+                                        * rt.sum_range(
+                                            lambda b_j_4: rt.index(v_k, b_j_3, v_arg6, b_j_4)
+                                                * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_4),
+                                            0, v_D)), lambda: 0), 0, v_L)), lambda: 0), 0, v_L))
 
 
 # --- Mirror.Ops.decodeGQA.conformance (statement 684f11f58c2d) ---
@@ -55,8 +71,20 @@ def prop_Mirror__Ops__decodeGQA__conformance(
             rt.call('Mirror.Ops.decodeGQA', (v_L, v_Hkv, v_G, v_D), v_scale, v_q, v_k, v_v),
             v_arg4, v_arg5, v_arg6),
         rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1, v_arg4, v_arg6) * rt.div(rt.exp(v_scale * rt.sum_range(lambda b_j_2: rt.index(v_k, b_j_1, v_arg4, b_j_2) * rt.index(v_q, v_arg4, v_arg5, b_j_2), 0, v_D)), rt.sum_range(lambda b_j_3: rt.exp(v_scale * rt.sum_range(lambda b_j_4: rt.index(v_k, b_j_3, v_arg4, b_j_4) * rt.index(v_q, v_arg4, v_arg5, b_j_4), 0, v_D)), 0, v_L)),
-            0, v_L))
+            lambda b_j_1: rt.index(v_v, b_j_1, v_arg4, v_arg6)
+                * rt.div(
+                    rt.exp(
+                        v_scale
+                            * rt.sum_range(
+                                lambda b_j_2: rt.index(v_k, b_j_1, v_arg4, b_j_2)
+                                    * rt.index(v_q, v_arg4, v_arg5, b_j_2), 0, v_D)),
+                    rt.sum_range(
+                        lambda b_j_3: rt.exp(
+                            v_scale
+                                * rt.sum_range(
+                                    lambda b_j_4: rt.index(v_k, b_j_3, v_arg4, b_j_4)
+                                        * rt.index(v_q, v_arg4, v_arg5, b_j_4), 0, v_D)), 0,
+                        v_L)), 0, v_L))
 
 
 # --- Mirror.Ops.decodeGQA_eq_causalGQA_last (statement ec1eb91f7098) ---
@@ -95,7 +123,8 @@ def prop_Mirror__Ops__sigmoidGate__conformance(rt, *, v_T, v_H, v_o, v_gate, v_a
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.sigmoidGate', (v_T, v_H), v_o, v_gate), v_arg2, v_arg3),
-        rt.index(v_o, v_arg2, v_arg3) * rt.div(1, 1 + rt.exp(-1 * rt.index(v_gate, v_arg2, v_arg3))))
+        rt.index(v_o, v_arg2, v_arg3)
+            * rt.div(1, 1 + rt.exp(-1 * rt.index(v_gate, v_arg2, v_arg3))))
 
 
 # --- Mirror.Ops.slidingGQA.conformance (statement 90b7af46062b) ---
@@ -119,8 +148,28 @@ def prop_Mirror__Ops__slidingGQA__conformance(
                 'Mirror.Ops.slidingGQA', (v_S, v_L, v_Hkv, v_G, v_D), v_scale, v_w, v_pos, v_q,
                 v_k, v_v), v_arg6, v_arg7, v_arg8, v_arg9),
         rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1, v_arg7, v_arg9) * rt.ite(rt.and_(rt.le(b_j_1, rt.index(v_pos, v_arg6)), rt.lt(rt.index(v_pos, v_arg6), b_j_1 + v_w)), lambda: rt.div(rt.exp(v_scale * rt.sum_range(lambda b_j_2: rt.index(v_k, b_j_1, v_arg7, b_j_2) * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_2), 0, v_D)), rt.sum_range(lambda b_j_3: rt.ite(rt.and_(rt.le(b_j_3, rt.index(v_pos, v_arg6)), rt.lt(rt.index(v_pos, v_arg6), b_j_3 + v_w)), lambda: rt.exp(v_scale * rt.sum_range(lambda b_j_4: rt.index(v_k, b_j_3, v_arg7, b_j_4) * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_4), 0, v_D)), lambda: 0), 0, v_L)), lambda: 0),
-            0, v_L))
+            lambda b_j_1: rt.index(v_v, b_j_1, v_arg7, v_arg9)
+                * rt.ite(
+                    rt.and_(
+                        rt.le(b_j_1, rt.index(v_pos, v_arg6)),
+                        rt.lt(rt.index(v_pos, v_arg6), b_j_1 + v_w)),
+                    lambda: rt.div(
+                        rt.exp(
+                            v_scale
+                                * rt.sum_range(
+                                    lambda b_j_2: rt.index(v_k, b_j_1, v_arg7, b_j_2)
+                                        * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_2), 0, v_D)),
+                        rt.sum_range(
+                            lambda b_j_3: rt.ite(
+                                rt.and_(
+                                    rt.le(b_j_3, rt.index(v_pos, v_arg6)),
+                                    rt.lt(rt.index(v_pos, v_arg6), b_j_3 + v_w)),
+                                lambda: rt.exp(
+                                    v_scale
+                                        * rt.sum_range(
+                                            lambda b_j_4: rt.index(v_k, b_j_3, v_arg7, b_j_4)
+                                                * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_4),
+                                            0, v_D)), lambda: 0), 0, v_L)), lambda: 0), 0, v_L))
 
 
 # --- Mirror.Ops.slidingGQA_eq_causalGQA_of_window_ge (statement 41b88d80210e) ---

@@ -15,8 +15,13 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
 # in prop_Mirror__Ops__causalConvSilu__conformance
 def term_48209501(rt, v_w, v_arg3, v_K, v_arg2, v_T, v_x):
     return rt.sum_range(
-        lambda b_j_1: rt.index(v_w, v_arg3, b_j_1) * rt.ite(rt.and_(rt.le(rt.nat_sub(v_K, 1), b_j_1 + v_arg2), rt.lt(rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_T)), lambda: rt.index(v_x, rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_arg3), lambda: 0),
-        0, v_K)
+        lambda b_j_1: rt.index(v_w, v_arg3, b_j_1)
+            * rt.ite(
+                rt.and_(
+                    rt.le(rt.nat_sub(v_K, 1), b_j_1 + v_arg2),
+                    rt.lt(rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_T)),
+                lambda: rt.index(v_x, rt.nat_sub(b_j_1 + v_arg2, rt.nat_sub(v_K, 1)), v_arg3),
+                lambda: 0), 0, v_K)
 
 
 # --- Mirror.Ops.causalConvSilu.conformance (statement be78a1f02e6b) ---
@@ -33,7 +38,8 @@ def prop_Mirror__Ops__causalConvSilu__conformance(
     return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.causalConvSilu', (v_T, v_Ch, v_K), v_w, v_x), v_arg2, v_arg3),
-        term_48209501(rt, v_w, v_arg3, v_K, v_arg2, v_T, v_x) * rt.div(1, 1 + rt.exp(-1 * term_48209501(rt, v_w, v_arg3, v_K, v_arg2, v_T, v_x))))
+        term_48209501(rt, v_w, v_arg3, v_K, v_arg2, v_T, v_x)
+            * rt.div(1, 1 + rt.exp(-1 * term_48209501(rt, v_w, v_arg3, v_K, v_arg2, v_T, v_x))))
 
 
 # --- Mirror.Ops.causalConvSilu_causal (statement 781cb9000fc2) ---

@@ -52,11 +52,11 @@ def prop_Mirror__Ops__gateUp__conformance(
                 lambda b_i_1: rt.ite(
                     rt.lt(b_i_1, v_I),
                     lambda: rt.sum_range(
-                        lambda b_j_2: rt.index(v_Wg, b_i_1, b_j_2) * rt.index(v_x, v_arg3, b_j_2),
-                        0, v_K),
+                        lambda b_j_2: rt.index(v_Wg, b_i_1, b_j_2)
+                            * rt.index(v_x, v_arg3, b_j_2), 0, v_K),
                     lambda: rt.sum_range(
-                        lambda b_j_3: rt.index(v_Wu, b_i_1 + -1 * v_I, b_j_3) * rt.index(v_x, v_arg3, b_j_3),
-                        0, v_K)), (2 * v_I,)), v_arg4))
+                        lambda b_j_3: rt.index(v_Wu, b_i_1 + -1 * v_I, b_j_3)
+                            * rt.index(v_x, v_arg3, b_j_3), 0, v_K)), (2 * v_I,)), v_arg4))
 
 
 # --- Mirror.Ops.gateUp_castAdd (statement 94d067789ac6) ---
@@ -94,7 +94,14 @@ def prop_Mirror__Ops__geluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.geluMul', (v_T, v_I), v_gu), v_arg1, v_arg2),
-        rt.rational(1, 2) * (rt.tanh(rt.sqrt_pos(2) * rt.rpow(rt.pi, rt.rational(-1, 2)) * (rt.rational(8943, 200000) * rt.power(rt.index(v_gu, v_arg1, v_arg2), 3) + rt.index(v_gu, v_arg1, v_arg2))) + 1) * rt.index(v_gu, v_arg1, v_arg2) * rt.index(v_gu, v_arg1, v_I + v_arg2))
+        rt.rational(1, 2)
+            * (rt.tanh(
+                rt.sqrt_pos(2) * rt.rpow(rt.pi, rt.rational(-1, 2))
+                    * (rt.rational(8943, 200000) * rt.power(rt.index(v_gu, v_arg1, v_arg2), 3)
+                        + rt.index(v_gu, v_arg1, v_arg2)))
+                + 1)
+            * rt.index(v_gu, v_arg1, v_arg2)
+            * rt.index(v_gu, v_arg1, v_I + v_arg2))
 
 
 # --- Mirror.Ops.linear.conformance (statement 69866b45abff) ---
@@ -129,8 +136,17 @@ def prop_Mirror__Ops__lmHead__conformance(
             v_arg6),
         rt.ite(
             rt.holds(v_cap),
-            lambda: v_c * rt.tanh(rt.div(v_mul * rt.sum_range(lambda b_j_1: rt.index(v_W, v_arg6, b_j_1) * rt.index(v_x, v_arg5, b_j_1), 0, v_D), v_c)),
-            lambda: v_mul * rt.sum_range(lambda b_j_1: rt.index(v_W, v_arg6, b_j_1) * rt.index(v_x, v_arg5, b_j_1), 0, v_D)))
+            lambda: v_c
+                * rt.tanh(
+                    rt.div(
+                        v_mul
+                            * rt.sum_range(
+                                lambda b_j_1: rt.index(v_W, v_arg6, b_j_1)
+                                    * rt.index(v_x, v_arg5, b_j_1), 0, v_D), v_c)),
+            lambda: v_mul
+                * rt.sum_range(
+                    lambda b_j_1: rt.index(v_W, v_arg6, b_j_1) * rt.index(v_x, v_arg5, b_j_1),
+                    0, v_D)))
 
 
 # --- Mirror.Ops.lmHead_no_cap (statement 86cfcceba9c2) ---
@@ -147,7 +163,9 @@ def prop_Mirror__Ops__lmHead_no_cap(rt, *, v_T, v_D, v_V, v_mul, v_c, v_x, v_W):
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.Ops.lmHead', (v_T, v_D, v_V), v_mul, rt.truth(False), v_c, v_x, v_W),
         rt.tabulate(
-            lambda b_a0_1, b_a1_2: v_mul * rt.index(rt.call('Mirror.Ops.linear', (v_T, v_D, v_V), v_x, v_W), b_a0_1, b_a1_2),
+            lambda b_a0_1, b_a1_2: v_mul
+                * rt.index(
+                    rt.call('Mirror.Ops.linear', (v_T, v_D, v_V), v_x, v_W), b_a0_1, b_a1_2),
             (v_T, v_V)))
 
 
@@ -189,7 +207,8 @@ def prop_Mirror__Ops__siluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.siluMul', (v_T, v_I), v_gu), v_arg1, v_arg2),
-        rt.index(v_gu, v_arg1, v_arg2) * rt.index(v_gu, v_arg1, v_I + v_arg2) * rt.div(1, 1 + rt.exp(-1 * rt.index(v_gu, v_arg1, v_arg2))))
+        rt.index(v_gu, v_arg1, v_arg2) * rt.index(v_gu, v_arg1, v_I + v_arg2)
+            * rt.div(1, 1 + rt.exp(-1 * rt.index(v_gu, v_arg1, v_arg2))))
 
 
 # --- Mirror.Ops.siluMul_gateUp (statement 55332e3744b5) ---
@@ -207,4 +226,7 @@ def prop_Mirror__Ops__siluMul_gateUp(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t,
             rt.call(
                 'Mirror.Ops.siluMul', (v_T, v_I),
                 rt.call('Mirror.Ops.gateUp', (v_T, v_K, v_I), v_x, v_Wg, v_Wu)), v_t, v_i),
-        rt.call('Mirror.Ops.silu', (), rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wg), v_t, v_i)) * rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wu), v_t, v_i))
+        rt.call(
+            'Mirror.Ops.silu', (),
+            rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wg), v_t, v_i))
+            * rt.index(rt.call('Mirror.Ops.linear', (v_T, v_K, v_I), v_x, v_Wu), v_t, v_i))

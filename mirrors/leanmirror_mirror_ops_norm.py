@@ -30,7 +30,9 @@ def prop_Mirror__Ops__l2norm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v
         rt.div(
             rt.index(v_x, v_arg2, v_arg3),
             rt.sqrt(
-                v_eps + rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H))))
+                v_eps
+                    + rt.sum_range(
+                        lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H))))
 
 
 # --- Mirror.Ops.l2norm_eq_rmsnormUnit_div (statement b36ac5e0348b) ---
@@ -92,7 +94,15 @@ def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_a
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4),
-        rt.index(v_w, v_arg4) * rt.div(rt.index(v_x, v_arg3, v_arg4), rt.sqrt(v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H), v_H))))
+        rt.index(v_w, v_arg4)
+            * rt.div(
+                rt.index(v_x, v_arg3, v_arg4),
+                rt.sqrt(
+                    v_eps
+                        + rt.div(
+                            rt.sum_range(
+                                lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H),
+                            v_H))))
 
 
 # --- Mirror.Ops.rmsnormGated.conformance (statement 921de459a7ee) ---
@@ -110,7 +120,16 @@ def prop_Mirror__Ops__rmsnormGated__conformance(
         rt.index(
             rt.call('Mirror.Ops.rmsnormGated', (v_T, v_H), v_eps, v_x, v_z, v_w), v_arg4,
             v_arg5),
-        rt.index(v_w, v_arg5) * rt.index(v_z, v_arg4, v_arg5) * rt.div(1, 1 + rt.exp(-1 * rt.index(v_z, v_arg4, v_arg5))) * rt.div(rt.index(v_x, v_arg4, v_arg5), rt.sqrt(v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg4, b_j_1), 2), 0, v_H), v_H))))
+        rt.index(v_w, v_arg5) * rt.index(v_z, v_arg4, v_arg5)
+            * rt.div(1, 1 + rt.exp(-1 * rt.index(v_z, v_arg4, v_arg5)))
+            * rt.div(
+                rt.index(v_x, v_arg4, v_arg5),
+                rt.sqrt(
+                    v_eps
+                        + rt.div(
+                            rt.sum_range(
+                                lambda b_j_1: rt.power(rt.index(v_x, v_arg4, b_j_1), 2), 0, v_H),
+                            v_H))))
 
 
 # --- Mirror.Ops.rmsnormGated_eq_rmsnorm_mul (statement fb266a9c5683) ---
@@ -127,7 +146,8 @@ def prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul(
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnormGated', (v_T, v_H), v_eps, v_x, v_z, v_w), v_t, v_h),
-        rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_t, v_h) * rt.call('Mirror.Ops.silu', (), rt.index(v_z, v_t, v_h)))
+        rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_t, v_h)
+            * rt.call('Mirror.Ops.silu', (), rt.index(v_z, v_t, v_h)))
 
 
 # --- Mirror.Ops.rmsnormOffset.conformance (statement 4ec656251eb7) ---
@@ -142,7 +162,15 @@ def prop_Mirror__Ops__rmsnormOffset__conformance(
     return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.rmsnormOffset', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4),
-        (rt.index(v_w, v_arg4) + 1) * rt.div(rt.index(v_x, v_arg3, v_arg4), rt.sqrt(v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H), v_H))))
+        (rt.index(v_w, v_arg4) + 1)
+            * rt.div(
+                rt.index(v_x, v_arg3, v_arg4),
+                rt.sqrt(
+                    v_eps
+                        + rt.div(
+                            rt.sum_range(
+                                lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H),
+                            v_H))))
 
 
 # --- Mirror.Ops.rmsnormOffset_eq_rmsnorm (statement 03bf96ecead1) ---
@@ -174,7 +202,11 @@ def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_ar
         rt.div(
             rt.index(v_x, v_arg2, v_arg3),
             rt.sqrt(
-                v_eps + rt.div(rt.sum_range(lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H), v_H))))
+                v_eps
+                    + rt.div(
+                        rt.sum_range(
+                            lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H),
+                        v_H))))
 
 
 # --- Mirror.Ops.rmsnormUnit_eq_rmsnorm_one (statement 6de46206661b) ---

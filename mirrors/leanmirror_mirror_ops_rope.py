@@ -65,10 +65,50 @@ def prop_Mirror__Ops__rope__conformance(
             v_arg6, v_arg7),
         rt.ite(
             rt.lt(v_arg7, rt.nat_div(v_rot, 2)),
-            lambda: rt.index(v_x, v_arg6, v_arg7) * rt.cos(rt.index(v_pos, v_arg6) * rt.ite(rt.lt(v_arg7, v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_arg7, v_denom)), lambda: 0)) + -1 * rt.ite(rt.lt(v_arg7 + rt.nat_div(v_rot, 2), v_D), lambda: rt.index(v_x, v_arg6, v_arg7 + rt.nat_div(v_rot, 2)), lambda: 0) * rt.sin(rt.index(v_pos, v_arg6) * rt.ite(rt.lt(v_arg7, v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_arg7, v_denom)), lambda: 0)),
+            lambda: rt.index(v_x, v_arg6, v_arg7)
+                * rt.cos(
+                    rt.index(v_pos, v_arg6)
+                        * rt.ite(
+                            rt.lt(v_arg7, v_active),
+                            lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_arg7, v_denom)),
+                            lambda: 0))
+                + -1
+                    * rt.ite(
+                        rt.lt(v_arg7 + rt.nat_div(v_rot, 2), v_D),
+                        lambda: rt.index(v_x, v_arg6, v_arg7 + rt.nat_div(v_rot, 2)), lambda: 0)
+                    * rt.sin(
+                        rt.index(v_pos, v_arg6)
+                            * rt.ite(
+                                rt.lt(v_arg7, v_active),
+                                lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_arg7, v_denom)),
+                                lambda: 0)),
             lambda: rt.ite(
                 rt.lt(v_arg7, v_rot),
-                lambda: rt.index(v_x, v_arg6, v_arg7) * rt.cos(rt.index(v_pos, v_arg6) * rt.ite(rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_denom)), lambda: 0)) + rt.ite(rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_D), lambda: rt.index(v_x, v_arg6, rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2))), lambda: 0) * rt.sin(rt.index(v_pos, v_arg6) * rt.ite(rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active), lambda: rt.rpow(v_theta, -1 * rt.div(2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_denom)), lambda: 0)),
+                lambda: rt.index(v_x, v_arg6, v_arg7)
+                    * rt.cos(
+                        rt.index(v_pos, v_arg6)
+                            * rt.ite(
+                                rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active),
+                                lambda: rt.rpow(
+                                    v_theta,
+                                    -1
+                                        * rt.div(
+                                            2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)),
+                                            v_denom)), lambda: 0))
+                    + rt.ite(
+                        rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_D),
+                        lambda: rt.index(v_x, v_arg6, rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2))),
+                        lambda: 0)
+                        * rt.sin(
+                            rt.index(v_pos, v_arg6)
+                                * rt.ite(
+                                    rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active),
+                                    lambda: rt.rpow(
+                                        v_theta,
+                                        -1
+                                            * rt.div(
+                                                2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)),
+                                                v_denom)), lambda: 0)),
                 lambda: rt.index(v_x, v_arg6, v_arg7))))
 
 
@@ -117,8 +157,25 @@ def prop_Mirror__Ops__rope_pair_norm(
     h_hD = rt.lt((v_i + rt.nat_div(v_rot, 2)), v_D)
     # hypotheses, conclusion
     return rt.and_(h_hi, h_hD), rt.eq(
-        rt.power(rt.ite(rt.lt(v_i, v_D), lambda: rt.index(rt.call('Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos, v_x), v_t, v_i), lambda: 0), 2) + rt.power(rt.ite(rt.lt(v_i + rt.nat_div(v_rot, 2), v_D), lambda: rt.index(rt.call('Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos, v_x), v_t, v_i + rt.nat_div(v_rot, 2)), lambda: 0), 2),
-        rt.power(rt.ite(rt.lt(v_i, v_D), lambda: rt.index(v_x, v_t, v_i), lambda: 0), 2) + rt.power(rt.ite(rt.lt(v_i + rt.nat_div(v_rot, 2), v_D), lambda: rt.index(v_x, v_t, v_i + rt.nat_div(v_rot, 2)), lambda: 0), 2))
+        rt.power(
+            rt.ite(
+                rt.lt(v_i, v_D),
+                lambda: rt.index(
+                    rt.call(
+                        'Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active, v_pos,
+                        v_x), v_t, v_i), lambda: 0), 2)
+            + rt.power(
+                rt.ite(
+                    rt.lt(v_i + rt.nat_div(v_rot, 2), v_D),
+                    lambda: rt.index(
+                        rt.call(
+                            'Mirror.Ops.rope', (v_T, v_D), v_theta, v_rot, v_denom, v_active,
+                            v_pos, v_x), v_t, v_i + rt.nat_div(v_rot, 2)), lambda: 0), 2),
+        rt.power(rt.ite(rt.lt(v_i, v_D), lambda: rt.index(v_x, v_t, v_i), lambda: 0), 2)
+            + rt.power(
+                rt.ite(
+                    rt.lt(v_i + rt.nat_div(v_rot, 2), v_D),
+                    lambda: rt.index(v_x, v_t, v_i + rt.nat_div(v_rot, 2)), lambda: 0), 2))
 
 
 # --- Mirror.Ops.rope_pos_zero (statement 42403081a165) ---

@@ -20,7 +20,11 @@ def prop_Mirror__Ops__geluTanh__conformance(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.call('Mirror.Ops.geluTanh', (), v_x),
-        rt.rational(1, 2) * v_x * (rt.tanh(rt.sqrt_pos(2) * rt.rpow(rt.pi, rt.rational(-1, 2)) * (rt.rational(8943, 200000) * rt.power(v_x, 3) + v_x)) + 1))
+        rt.rational(1, 2) * v_x
+            * (rt.tanh(
+                rt.sqrt_pos(2) * rt.rpow(rt.pi, rt.rational(-1, 2))
+                    * (rt.rational(8943, 200000) * rt.power(v_x, 3) + v_x))
+                + 1))
 
 
 # --- Mirror.Ops.geluTanh_zero (statement a1b7e9576cbf) ---

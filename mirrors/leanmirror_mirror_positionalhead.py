@@ -24,8 +24,8 @@ def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
         rt.call('Mirror.PositionalHead.convHead', (), v_a, v_v, v_i),
         rt.div(
             rt.sum_range(
-                lambda b_j_1: rt.index(v_v, rt.nat_sub(v_i, b_j_1)) * rt.exp(rt.index(v_a, b_j_1)),
-                0, v_i + 1),
+                lambda b_j_1: rt.index(v_v, rt.nat_sub(v_i, b_j_1))
+                    * rt.exp(rt.index(v_a, b_j_1)), 0, v_i + 1),
             rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, b_j_2)), 0, v_i + 1)))
 
 
@@ -39,7 +39,11 @@ def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
     return rt.truth(True), rt.eq(
         rt.call('Mirror.PositionalHead.posHead', (), v_a, v_v, v_i),
         rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1) * rt.div(rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))), rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
+            lambda b_j_1: rt.index(v_v, b_j_1)
+                * rt.div(
+                    rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))),
+                    rt.sum_range(
+                        lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
             0, v_i + 1))
 
 
@@ -69,10 +73,14 @@ def prop_Mirror__PositionalHead__pos_head_is_causal_convolution(rt, *, v_a, v_v,
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1) * rt.div(rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))), rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
+            lambda b_j_1: rt.index(v_v, b_j_1)
+                * rt.div(
+                    rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))),
+                    rt.sum_range(
+                        lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
             0, v_i + 1),
         rt.div(
             rt.sum_range(
-                lambda b_j_3: rt.index(v_v, rt.nat_sub(v_i, b_j_3)) * rt.exp(rt.index(v_a, b_j_3)),
-                0, v_i + 1),
+                lambda b_j_3: rt.index(v_v, rt.nat_sub(v_i, b_j_3))
+                    * rt.exp(rt.index(v_a, b_j_3)), 0, v_i + 1),
             rt.sum_range(lambda b_j_4: rt.exp(rt.index(v_a, b_j_4)), 0, v_i + 1)))

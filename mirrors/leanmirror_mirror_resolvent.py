@@ -35,8 +35,9 @@ def term_bde3492a(rt, v_j, v_i, v_k, v_q, v_d):
                 lambda b_j_2: rt.exp(
                     rt.div(
                         rt.sum_range(
-                            lambda b_j_3: rt.index(v_k, b_j_2, b_j_3) * rt.index(v_q, v_i, b_j_3),
-                            0, v_d), rt.sqrt_pos(v_d))), 0, v_i + 1)), lambda: 0)
+                            lambda b_j_3: rt.index(v_k, b_j_2, b_j_3)
+                                * rt.index(v_q, v_i, b_j_3), 0, v_d), rt.sqrt_pos(v_d))), 0,
+                v_i + 1)), lambda: 0)
 
 
 # --- Mirror.Resolvent.CEQ.Nilpotent.occupancy_is_exact_inverse (statement 8c9e41b466e5) ---
@@ -80,8 +81,9 @@ def prop_Mirror__Resolvent__CEQ__V15__chain_path_product(rt, *, v_a, v_b, v_i):
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Resolvent.chain', (), v_a, v_b), v_i),
         rt.sum_range(
-            lambda b_j_1: rt.index(v_b, b_j_1) * rt.prod_range(lambda b_j_2: rt.index(v_a, b_j_2), b_j_1 + 1, v_i + 1),
-            0, v_i + 1))
+            lambda b_j_1: rt.index(v_b, b_j_1)
+                * rt.prod_range(lambda b_j_2: rt.index(v_a, b_j_2), b_j_1 + 1, v_i + 1), 0,
+            v_i + 1))
 
 
 # --- Mirror.Resolvent.CEQ.V15Fork.chain_eq_sum (statement 539ccfbbf95e) ---
@@ -98,8 +100,10 @@ def prop_Mirror__Resolvent__CEQ__V15Fork__chain_eq_sum(rt, *, v_d, v_q, v_k, v_u
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.sum_range(
-            lambda b_j_1: rt.index(v_b, b_j_1) * rt.call('Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u, rt.tabulate(lambda b_a0_2: 0, (rt.nat_domain,)), v_i, b_j_1),
-            0, v_i + 1),
+            lambda b_j_1: rt.index(v_b, b_j_1)
+                * rt.call(
+                    'Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u,
+                    rt.tabulate(lambda b_a0_2: 0, (rt.nat_domain,)), v_i, b_j_1), 0, v_i + 1),
         rt.index(
             rt.call(
                 'Mirror.Resolvent.chain', (),
@@ -197,8 +201,8 @@ def prop_Mirror__Resolvent__chain__conformance(rt, *, v_a, v_b, v_arg2):
         rt.index(rt.call('Mirror.Resolvent.chain', (), v_a, v_b), v_arg2),
         rt.nat_rec(
             rt.index(v_b, 0),
-            lambda b_n_1, b_prev_2: b_prev_2 * rt.index(v_a, b_n_1 + 1) + rt.index(v_b, b_n_1 + 1),
-            v_arg2))
+            lambda b_n_1, b_prev_2: b_prev_2 * rt.index(v_a, b_n_1 + 1)
+                + rt.index(v_b, b_n_1 + 1), v_arg2))
 
 
 # --- Mirror.Resolvent.constant_phase_gate_is_rope (statement 8811039a9abb) ---
@@ -325,7 +329,9 @@ def prop_Mirror__Resolvent__cumulative_phase_is_separable(rt, *, v_theta, v_i, v
                     'Mirror.Resolvent.gate', (), 1, rt.index(v_theta, b_a0_1)),
                 (rt.nat_domain,)), v_i, v_j),
         rt.exp(
-            rt.I * (rt.sum_range(lambda b_j_2: rt.index(v_theta, b_j_2), 0, v_i + 1) + -1 * rt.sum_range(lambda b_j_3: rt.index(v_theta, b_j_3), 0, v_j + 1))))
+            rt.I
+                * (rt.sum_range(lambda b_j_2: rt.index(v_theta, b_j_2), 0, v_i + 1)
+                    + -1 * rt.sum_range(lambda b_j_3: rt.index(v_theta, b_j_3), 0, v_j + 1))))
 
 
 # --- Mirror.Resolvent.gate.conformance (statement a359735344c8) ---
@@ -357,8 +363,11 @@ def prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention(
         rt.ite(
             rt.le(v_j, v_i),
             lambda: rt.exp(
-                v_qk * rt.div(rt.sum_range(lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0, v_d), rt.sqrt_pos(v_d))),
-            lambda: 0))
+                v_qk
+                    * rt.div(
+                        rt.sum_range(
+                            lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1),
+                            0, v_d), rt.sqrt_pos(v_d))), lambda: 0))
 
 
 # --- Mirror.Resolvent.gate_zero_beta_zero_row_not_one (statement 6eaf5f890ada) ---
@@ -397,11 +406,34 @@ def prop_Mirror__Resolvent__head__conformance(
         rt.ite(
             rt.le(v_j, v_i),
             lambda: rt.div(
-                rt.ite(rt.le(v_j, v_i), lambda: rt.prod_range(lambda b_j_1: rt.exp(rt.I * v_g * rt.index(v_theta, b_j_1)) * rt.maximum(0, rt.minimum(1, v_g * (rt.index(v_u, b_j_1) + -1) + 1)), v_j + 1, v_i + 1), lambda: 0) * rt.exp(v_qk * rt.div(rt.sum_range(lambda b_j_2: rt.index(v_k, v_j, b_j_2) * rt.index(v_q, v_i, b_j_2), 0, v_d), rt.sqrt_pos(v_d))),
+                rt.ite(
+                    rt.le(v_j, v_i),
+                    lambda: rt.prod_range(
+                        lambda b_j_1: rt.exp(rt.I * v_g * rt.index(v_theta, b_j_1))
+                            * rt.maximum(
+                                0, rt.minimum(1, v_g * (rt.index(v_u, b_j_1) + -1) + 1)),
+                        v_j + 1, v_i + 1), lambda: 0)
+                    * rt.exp(
+                        v_qk
+                            * rt.div(
+                                rt.sum_range(
+                                    lambda b_j_2: rt.index(v_k, v_j, b_j_2)
+                                        * rt.index(v_q, v_i, b_j_2), 0, v_d), rt.sqrt_pos(v_d))),
                 rt.rpow(
                     rt.sum_range(
-                        lambda b_j_3: rt.ite(rt.le(b_j_3, v_i), lambda: rt.prod_range(lambda b_j_4: rt.maximum(0, rt.minimum(1, v_g * (rt.index(v_u, b_j_4) + -1) + 1)), b_j_3 + 1, v_i + 1), lambda: 0) * rt.exp(v_qk * rt.div(rt.sum_range(lambda b_j_5: rt.index(v_k, b_j_3, b_j_5) * rt.index(v_q, v_i, b_j_5), 0, v_d), rt.sqrt_pos(v_d))),
-                        0, v_i + 1), v_beta)), lambda: 0))
+                        lambda b_j_3: rt.ite(
+                            rt.le(b_j_3, v_i),
+                            lambda: rt.prod_range(
+                                lambda b_j_4: rt.maximum(
+                                    0, rt.minimum(1, v_g * (rt.index(v_u, b_j_4) + -1) + 1)),
+                                b_j_3 + 1, v_i + 1), lambda: 0)
+                            * rt.exp(
+                                v_qk
+                                    * rt.div(
+                                        rt.sum_range(
+                                            lambda b_j_5: rt.index(v_k, b_j_3, b_j_5)
+                                                * rt.index(v_q, v_i, b_j_5), 0, v_d),
+                                        rt.sqrt_pos(v_d))), 0, v_i + 1), v_beta)), lambda: 0))
 
 
 # --- Mirror.Resolvent.negative_draw_is_on_the_band (statement 4b2b94724ef0) ---

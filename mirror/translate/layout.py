@@ -35,6 +35,8 @@ def _lay(node: ast.AST, column: int, indent: int) -> list[str]:
         return [text]
     if isinstance(node, ast.Call) and not any(isinstance(a, ast.Starred) for a in node.args):
         return _bracketed(ast.unparse(node.func) + "(", _arguments(node), ")", indent)
+    if isinstance(node, ast.BinOp) and type(node.op) in _PRECEDENCE:
+        return _operation(node, column, indent)
     if isinstance(node, ast.Lambda):
         head = f"lambda {ast.unparse(node.args)}: " if node.args.args else "lambda: "
         body = _lay(node.body, column + len(head), indent)
@@ -42,6 +44,46 @@ def _lay(node: ast.AST, column: int, indent: int) -> list[str]:
             return [text]
         return [head + body[0], *body[1:]]
     return [text]
+
+
+#: Binding strength of the binary operators the printer writes (higher binds tighter).
+_PRECEDENCE = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.Mod: 2,
+               ast.MatMult: 2, ast.Pow: 4}
+_ATOMS = (ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Tuple, ast.List)
+
+
+def _strength(node: ast.AST) -> int:
+    if isinstance(node, ast.BinOp):
+        return _PRECEDENCE.get(type(node.op), 0)
+    if isinstance(node, ast.UnaryOp):
+        return 3
+    return 10 if isinstance(node, _ATOMS) else 0
+
+
+def _operand(node: ast.AST, parent: ast.BinOp, right: bool, column: int,
+             indent: int) -> list[str]:
+    """An operand of ``parent``, in parentheses where Python's precedence needs them."""
+    mine, theirs = _strength(node), _PRECEDENCE[type(parent.op)]
+    power = isinstance(parent.op, ast.Pow)
+    if mine < theirs or (mine == theirs and right != power):
+        inner = _lay(node, column + 1, indent)
+        inner[0] = "(" + inner[0]
+        inner[-1] = inner[-1] + ")"
+        return inner
+    return _lay(node, column, indent)
+
+
+def _operation(node: ast.BinOp, column: int, indent: int) -> list[str]:
+    """``left op right`` broken before the operator, the right side one step in."""
+    symbol = _SYMBOLS[type(node.op)]
+    left = _operand(node.left, node, False, column, indent)
+    step = indent + _STEP
+    right = _operand(node.right, node, True, step + len(symbol) + 1, step)
+    return [*left, " " * step + f"{symbol} {right[0]}", *right[1:]]
+
+
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+            ast.Mod: "%", ast.MatMult: "@", ast.Pow: "**"}
 
 
 def _bracketed(opening: str, items: list[tuple[str, ast.AST]], closing: str,

@@ -241,3 +241,12 @@ def test_a_repeated_term_is_written_once_and_called_with_each_statements_names()
         after: dict = {}
         exec("\n\n".join(terms + [shared[fn]]), after)
         assert after[fn](rt, **inputs[fn]) == before[fn](rt, **inputs[fn])
+
+
+def test_a_long_arithmetic_term_is_broken_before_its_operators():
+    term = " * ".join(f"rt.exp(rt.index(v_x, b_{k}) - {k})" for k in range(8))
+    line = f"    return rt.truth(True), rt.le(({term} + 1) ** 2 - (v_a - v_b), 0)"
+    lines = wrap_assignment(line)
+    assert len(lines) > 2 and all(len(part) <= WIDTH for part in lines)
+    assert any(part.lstrip().startswith("* ") for part in lines)
+    assert ast.dump(ast.parse("\n".join(p[4:] for p in lines))) == ast.dump(ast.parse(line[4:]))
