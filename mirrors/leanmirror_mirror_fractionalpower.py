@@ -14,7 +14,8 @@ BINDERS_d_U = [dim('d'), array('U', 'real', 'd', 'd')]
 
 
 # --- terms that several statements below repeat, each written once ---
-# in prop_Mirror__FractionalPower__accretiveLayer__conformance, prop_Mirror__FractionalPower__accretiveParam__conformance
+# in prop_Mirror__FractionalPower__accretiveLayer__conformance,
+# prop_Mirror__FractionalPower__accretiveParam__conformance
 def term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U):
     return rt.tabulate(
         lambda b_a0_2, b_a1_3: rt.index(
@@ -29,6 +30,8 @@ def term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U):
                     lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8)
                         + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)),
                 b_a0_2, b_a1_3), (v_d, v_d))
+
+
 # in prop_Mirror__FractionalPower__resolventMixture_symPart_symm
 def term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m):
     return rt.mat_smul(

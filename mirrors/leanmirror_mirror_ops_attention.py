@@ -13,6 +13,43 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
 BINDERS_L_s_visible = [dim('L'), array('s', 'real', 'L'), array('visible', 'bool', 'L')]
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__Ops__softmax_sum_one, prop_Mirror__Ops__softmax_sum_univ
+def term_0cce33e0(rt, v_visible, v_L, v_s):
+    return rt.sum_range(
+        lambda b_j_2: rt.ite(
+            rt.holds(rt.index(v_visible, b_j_2)),
+            lambda: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_2),
+            lambda: 0), 0, v_L)
+
+
+# in prop_Mirror__Ops__causalGQA__conformance, prop_Mirror__Ops__slidingGQA__conformance
+def term_25d31dbe(rt, v_scale, v_k, b_j_1, v_arg6, v_q, v_arg5, v_arg7, v_D):
+    return rt.exp(
+        v_scale
+            * rt.sum_range(
+                lambda b_j_2: rt.index(v_k, b_j_1, v_arg6, b_j_2)
+                    * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_2), 0, v_D))
+
+
+# in prop_Mirror__Ops__decodeGQA__conformance
+def term_4a19c900(rt, v_scale, v_k, b_j_1, v_arg4, v_q, v_arg5, v_D):
+    return rt.exp(
+        v_scale
+            * rt.sum_range(
+                lambda b_j_2: rt.index(v_k, b_j_1, v_arg4, b_j_2)
+                    * rt.index(v_q, v_arg4, v_arg5, b_j_2), 0, v_D))
+
+
+# in prop_Mirror__Ops__causalGQA__conformance, prop_Mirror__Ops__slidingGQA__conformance
+def term_8b4492d0(rt, v_scale, v_k, b_j_3, v_arg6, v_q, v_arg5, v_arg7, v_D):
+    return lambda: rt.exp(
+        v_scale
+            * rt.sum_range(
+                lambda b_j_4: rt.index(v_k, b_j_3, v_arg6, b_j_4)
+                    * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_4), 0, v_D))
+
+
 # --- Mirror.Ops.causalGQA.conformance (statement 65e080050a11) ---
 # def causalGQA {S L Hkv G D : ℕ} (scale : ℝ) (pos : Fin S → ℕ)
 #     (q : Fin S → Fin Hkv → Fin G → Fin D → ℝ)
@@ -38,20 +75,13 @@ def prop_Mirror__Ops__causalGQA__conformance(
                 * rt.ite(
                     rt.le(b_j_1, rt.index(v_pos, v_arg5)),
                     lambda: rt.div(
-                        rt.exp(
-                            v_scale
-                                * rt.sum_range(
-                                    lambda b_j_2: rt.index(v_k, b_j_1, v_arg6, b_j_2)
-                                        * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_2), 0, v_D)),
+                        term_25d31dbe(rt, v_scale, v_k, b_j_1, v_arg6, v_q, v_arg5, v_arg7, v_D),
                         rt.sum_range(
                             lambda b_j_3: rt.ite(
                                 rt.le(b_j_3, rt.index(v_pos, v_arg5)),
-                                lambda: rt.exp(
-                                    v_scale
-                                        * rt.sum_range(
-                                            lambda b_j_4: rt.index(v_k, b_j_3, v_arg6, b_j_4)
-                                                * rt.index(v_q, v_arg5, v_arg6, v_arg7, b_j_4),
-                                            0, v_D)), lambda: 0), 0, v_L)), lambda: 0), 0, v_L))
+                                term_8b4492d0(
+                                    rt, v_scale, v_k, b_j_3, v_arg6, v_q, v_arg5, v_arg7, v_D),
+                                lambda: 0), 0, v_L)), lambda: 0), 0, v_L))
 
 
 # --- Mirror.Ops.decodeGQA.conformance (statement 684f11f58c2d) ---
@@ -73,18 +103,11 @@ def prop_Mirror__Ops__decodeGQA__conformance(
         rt.sum_range(
             lambda b_j_1: rt.index(v_v, b_j_1, v_arg4, v_arg6)
                 * rt.div(
-                    rt.exp(
-                        v_scale
-                            * rt.sum_range(
-                                lambda b_j_2: rt.index(v_k, b_j_1, v_arg4, b_j_2)
-                                    * rt.index(v_q, v_arg4, v_arg5, b_j_2), 0, v_D)),
+                    term_4a19c900(rt, v_scale, v_k, b_j_1, v_arg4, v_q, v_arg5, v_D),
                     rt.sum_range(
-                        lambda b_j_3: rt.exp(
-                            v_scale
-                                * rt.sum_range(
-                                    lambda b_j_4: rt.index(v_k, b_j_3, v_arg4, b_j_4)
-                                        * rt.index(v_q, v_arg4, v_arg5, b_j_4), 0, v_D)), 0,
-                        v_L)), 0, v_L))
+                        lambda b_j_3: term_4a19c900(
+                            rt, v_scale, v_k, b_j_3, v_arg4, v_q, v_arg5, v_D), 0, v_L)), 0,
+            v_L))
 
 
 # --- Mirror.Ops.decodeGQA_eq_causalGQA_last (statement ec1eb91f7098) ---
@@ -154,22 +177,15 @@ def prop_Mirror__Ops__slidingGQA__conformance(
                         rt.le(b_j_1, rt.index(v_pos, v_arg6)),
                         rt.lt(rt.index(v_pos, v_arg6), b_j_1 + v_w)),
                     lambda: rt.div(
-                        rt.exp(
-                            v_scale
-                                * rt.sum_range(
-                                    lambda b_j_2: rt.index(v_k, b_j_1, v_arg7, b_j_2)
-                                        * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_2), 0, v_D)),
+                        term_25d31dbe(rt, v_scale, v_k, b_j_1, v_arg7, v_q, v_arg6, v_arg8, v_D),
                         rt.sum_range(
                             lambda b_j_3: rt.ite(
                                 rt.and_(
                                     rt.le(b_j_3, rt.index(v_pos, v_arg6)),
                                     rt.lt(rt.index(v_pos, v_arg6), b_j_3 + v_w)),
-                                lambda: rt.exp(
-                                    v_scale
-                                        * rt.sum_range(
-                                            lambda b_j_4: rt.index(v_k, b_j_3, v_arg7, b_j_4)
-                                                * rt.index(v_q, v_arg6, v_arg7, v_arg8, b_j_4),
-                                            0, v_D)), lambda: 0), 0, v_L)), lambda: 0), 0, v_L))
+                                term_8b4492d0(
+                                    rt, v_scale, v_k, b_j_3, v_arg7, v_q, v_arg6, v_arg8, v_D),
+                                lambda: 0), 0, v_L)), lambda: 0), 0, v_L))
 
 
 # --- Mirror.Ops.slidingGQA_eq_causalGQA_of_window_ge (statement 41b88d80210e) ---
@@ -243,12 +259,7 @@ def prop_Mirror__Ops__softmax_sum_one(rt, *, v_L, v_s, v_visible):
     # hypothesis h
     h_h = rt.exists_range((lambda b_l_1: rt.holds(rt.index(v_visible, b_l_1))), 0, v_L)
     # hypotheses, conclusion
-    return rt.and_(h_h), rt.eq(
-        rt.sum_range(
-            lambda b_j_2: rt.ite(
-                rt.holds(rt.index(v_visible, b_j_2)),
-                lambda: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_2),
-                lambda: 0), 0, v_L), 1)
+    return rt.and_(h_h), rt.eq(term_0cce33e0(rt, v_visible, v_L, v_s), 1)
 
 
 # --- Mirror.Ops.softmax_sum_univ (statement 20e291bb414d) ---
@@ -263,9 +274,4 @@ def prop_Mirror__Ops__softmax_sum_univ(rt, *, v_L, v_s, v_visible):
     return rt.truth(True), rt.eq(
         rt.sum_range(
             lambda b_j_1: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_1),
-            0, v_L),
-        rt.sum_range(
-            lambda b_j_2: rt.ite(
-                rt.holds(rt.index(v_visible, b_j_2)),
-                lambda: rt.index(rt.call('Mirror.Ops.softmax', (v_L,), v_s, v_visible), b_j_2),
-                lambda: 0), 0, v_L))
+            0, v_L), term_0cce33e0(rt, v_visible, v_L, v_s))

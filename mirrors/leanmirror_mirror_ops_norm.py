@@ -18,6 +18,19 @@ BINDERS_T_H_eps_arg3_arg4_x_w = [
     array('x', 'real', 'T', 'H'), array('w', 'real', 'H')]
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__Ops__rmsnorm__conformance, prop_Mirror__Ops__rmsnormGated__conformance,
+# prop_Mirror__Ops__rmsnormOffset__conformance, prop_Mirror__Ops__rmsnormUnit__conformance
+def term_791c528d(rt, v_x, v_arg3, v_arg4, v_eps, v_H):
+    return rt.div(
+        rt.index(v_x, v_arg3, v_arg4),
+        rt.sqrt(
+            v_eps
+                + rt.div(
+                    rt.sum_range(
+                        lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H), v_H)))
+
+
 # --- Mirror.Ops.l2norm.conformance (statement 6f3603bfe439) ---
 # def l2norm {T H : ℕ} (eps : ℝ) (x : Fin T → Fin H → ℝ) : Fin T → Fin H → ℝ
 @mirror(
@@ -94,15 +107,7 @@ def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_a
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnorm', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4),
-        rt.index(v_w, v_arg4)
-            * rt.div(
-                rt.index(v_x, v_arg3, v_arg4),
-                rt.sqrt(
-                    v_eps
-                        + rt.div(
-                            rt.sum_range(
-                                lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H),
-                            v_H))))
+        rt.index(v_w, v_arg4) * term_791c528d(rt, v_x, v_arg3, v_arg4, v_eps, v_H))
 
 
 # --- Mirror.Ops.rmsnormGated.conformance (statement 921de459a7ee) ---
@@ -122,14 +127,7 @@ def prop_Mirror__Ops__rmsnormGated__conformance(
             v_arg5),
         rt.index(v_w, v_arg5) * rt.index(v_z, v_arg4, v_arg5)
             * rt.div(1, 1 + rt.exp(-1 * rt.index(v_z, v_arg4, v_arg5)))
-            * rt.div(
-                rt.index(v_x, v_arg4, v_arg5),
-                rt.sqrt(
-                    v_eps
-                        + rt.div(
-                            rt.sum_range(
-                                lambda b_j_1: rt.power(rt.index(v_x, v_arg4, b_j_1), 2), 0, v_H),
-                            v_H))))
+            * term_791c528d(rt, v_x, v_arg4, v_arg5, v_eps, v_H))
 
 
 # --- Mirror.Ops.rmsnormGated_eq_rmsnorm_mul (statement fb266a9c5683) ---
@@ -162,15 +160,7 @@ def prop_Mirror__Ops__rmsnormOffset__conformance(
     return rt.truth(True), rt.eq(
         rt.index(
             rt.call('Mirror.Ops.rmsnormOffset', (v_T, v_H), v_eps, v_x, v_w), v_arg3, v_arg4),
-        (rt.index(v_w, v_arg4) + 1)
-            * rt.div(
-                rt.index(v_x, v_arg3, v_arg4),
-                rt.sqrt(
-                    v_eps
-                        + rt.div(
-                            rt.sum_range(
-                                lambda b_j_1: rt.power(rt.index(v_x, v_arg3, b_j_1), 2), 0, v_H),
-                            v_H))))
+        (rt.index(v_w, v_arg4) + 1) * term_791c528d(rt, v_x, v_arg3, v_arg4, v_eps, v_H))
 
 
 # --- Mirror.Ops.rmsnormOffset_eq_rmsnorm (statement 03bf96ecead1) ---
@@ -199,14 +189,7 @@ def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_ar
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.index(rt.call('Mirror.Ops.rmsnormUnit', (v_T, v_H), v_eps, v_x), v_arg2, v_arg3),
-        rt.div(
-            rt.index(v_x, v_arg2, v_arg3),
-            rt.sqrt(
-                v_eps
-                    + rt.div(
-                        rt.sum_range(
-                            lambda b_j_1: rt.power(rt.index(v_x, v_arg2, b_j_1), 2), 0, v_H),
-                        v_H))))
+        term_791c528d(rt, v_x, v_arg2, v_arg3, v_eps, v_H))
 
 
 # --- Mirror.Ops.rmsnormUnit_eq_rmsnorm_one (statement 6de46206661b) ---

@@ -13,6 +13,16 @@ LEAN_PROJECT = '..'  # the Lake project whose bindings the tests call
 SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain': 16, 'real_bound': 5.0}
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__Ops__rope__conformance
+def term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom):
+    return rt.ite(
+        rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active),
+        lambda: rt.rpow(
+            v_theta, -1 * rt.div(2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_denom)),
+        lambda: 0)
+
+
 # --- Mirror.Ops.invFreq.conformance (statement eabac9bea7dd) ---
 # def invFreq (theta : ℝ) (denom active i : ℕ) : ℝ
 @mirror(
@@ -87,28 +97,14 @@ def prop_Mirror__Ops__rope__conformance(
                 lambda: rt.index(v_x, v_arg6, v_arg7)
                     * rt.cos(
                         rt.index(v_pos, v_arg6)
-                            * rt.ite(
-                                rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active),
-                                lambda: rt.rpow(
-                                    v_theta,
-                                    -1
-                                        * rt.div(
-                                            2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)),
-                                            v_denom)), lambda: 0))
+                            * term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom))
                     + rt.ite(
                         rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_D),
                         lambda: rt.index(v_x, v_arg6, rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2))),
                         lambda: 0)
                         * rt.sin(
                             rt.index(v_pos, v_arg6)
-                                * rt.ite(
-                                    rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_active),
-                                    lambda: rt.rpow(
-                                        v_theta,
-                                        -1
-                                            * rt.div(
-                                                2 * rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)),
-                                                v_denom)), lambda: 0)),
+                                * term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom)),
                 lambda: rt.index(v_x, v_arg6, v_arg7))))
 
 

@@ -13,6 +13,28 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
 BINDERS_i_a_v = [nat('i'), array('a', 'real', NAT), array('v', 'real', NAT)]
 
 
+# --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__PositionalHead__convHead__conformance,
+# prop_Mirror__PositionalHead__pos_head_is_causal_convolution
+def term_461906f8(rt, v_v, v_i, v_a):
+    return rt.div(
+        rt.sum_range(
+            lambda b_j_1: rt.index(v_v, rt.nat_sub(v_i, b_j_1)) * rt.exp(rt.index(v_a, b_j_1)),
+            0, v_i + 1), rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, b_j_2)), 0, v_i + 1))
+
+
+# in prop_Mirror__PositionalHead__posHead__conformance,
+# prop_Mirror__PositionalHead__pos_head_is_causal_convolution
+def term_c8ad77e3(rt, v_v, v_a, v_i):
+    return rt.sum_range(
+        lambda b_j_1: rt.index(v_v, b_j_1)
+            * rt.div(
+                rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))),
+                rt.sum_range(
+                    lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
+        0, v_i + 1)
+
+
 # --- Mirror.PositionalHead.convHead.conformance (statement 5b70c8c77a8d) ---
 # def convHead (a v : ℕ → ℝ) (i : ℕ) : ℝ
 @mirror(
@@ -22,11 +44,7 @@ def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.call('Mirror.PositionalHead.convHead', (), v_a, v_v, v_i),
-        rt.div(
-            rt.sum_range(
-                lambda b_j_1: rt.index(v_v, rt.nat_sub(v_i, b_j_1))
-                    * rt.exp(rt.index(v_a, b_j_1)), 0, v_i + 1),
-            rt.sum_range(lambda b_j_2: rt.exp(rt.index(v_a, b_j_2)), 0, v_i + 1)))
+        term_461906f8(rt, v_v, v_i, v_a))
 
 
 # --- Mirror.PositionalHead.posHead.conformance (statement 7a6ee0ff776c) ---
@@ -38,13 +56,7 @@ def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.call('Mirror.PositionalHead.posHead', (), v_a, v_v, v_i),
-        rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1)
-                * rt.div(
-                    rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))),
-                    rt.sum_range(
-                        lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
-            0, v_i + 1))
+        term_c8ad77e3(rt, v_v, v_a, v_i))
 
 
 # --- Mirror.PositionalHead.posHead_eq_convHead (statement 441a924f964f) ---
@@ -72,15 +84,4 @@ def prop_Mirror__PositionalHead__posHead_eq_convHead(rt, *, v_a, v_v, v_i):
 def prop_Mirror__PositionalHead__pos_head_is_causal_convolution(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
-        rt.sum_range(
-            lambda b_j_1: rt.index(v_v, b_j_1)
-                * rt.div(
-                    rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_1))),
-                    rt.sum_range(
-                        lambda b_j_2: rt.exp(rt.index(v_a, rt.nat_sub(v_i, b_j_2))), 0, v_i + 1)),
-            0, v_i + 1),
-        rt.div(
-            rt.sum_range(
-                lambda b_j_3: rt.index(v_v, rt.nat_sub(v_i, b_j_3))
-                    * rt.exp(rt.index(v_a, b_j_3)), 0, v_i + 1),
-            rt.sum_range(lambda b_j_4: rt.exp(rt.index(v_a, b_j_4)), 0, v_i + 1)))
+        term_c8ad77e3(rt, v_v, v_a, v_i), term_461906f8(rt, v_v, v_i, v_a))

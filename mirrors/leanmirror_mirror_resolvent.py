@@ -21,6 +21,51 @@ BINDERS_d_i_q_k_u_theta = [
 
 
 # --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__Resolvent__corner_linear, prop_Mirror__Resolvent__three_corners_containment
+def term_1210a52b(rt, v_j, v_i, v_k, v_q, v_d):
+    return rt.ite(
+        rt.le(v_j, v_i),
+        lambda: rt.exp(
+            rt.div(
+                rt.sum_range(
+                    lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0, v_d),
+                rt.sqrt_pos(v_d))), lambda: 0)
+
+
+# in prop_Mirror__Resolvent__corner_path_product,
+# prop_Mirror__Resolvent__three_corners_containment
+def term_442cbde5(rt, v_u, v_theta, v_i, v_j):
+    return rt.call(
+        'Mirror.Resolvent.pathProd', (),
+        rt.tabulate(
+            lambda b_a0_1: rt.call(
+                'Mirror.Resolvent.gate', (),
+                rt.call('Mirror.Resolvent.blendMag', (), rt.index(v_u, b_a0_1), 1),
+                rt.index(v_theta, b_a0_1)), (rt.nat_domain,)), v_i, v_j)
+
+
+# in prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention,
+# prop_Mirror__Resolvent__head__conformance
+def term_6ca408fa(rt, v_qk, v_k, v_j, v_q, v_i, v_d):
+    return rt.exp(
+        v_qk
+            * rt.div(
+                rt.sum_range(
+                    lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0, v_d),
+                rt.sqrt_pos(v_d)))
+
+
+# in prop_Mirror__Resolvent__pathProd_abs, prop_Mirror__Resolvent__prefix_logit_mask_restated
+def term_7061a9aa(rt, v_m, v_theta, v_i, v_j):
+    return rt.abs(
+        rt.call(
+            'Mirror.Resolvent.pathProd', (),
+            rt.tabulate(
+                lambda b_a0_2: rt.call(
+                    'Mirror.Resolvent.gate', (), rt.index(v_m, b_a0_2),
+                    rt.index(v_theta, b_a0_2)), (rt.nat_domain,)), v_i, v_j))
+
+
 # in prop_Mirror__Resolvent__corner_softmax, prop_Mirror__Resolvent__three_corners_containment
 def term_bde3492a(rt, v_j, v_i, v_k, v_q, v_d):
     return rt.ite(
@@ -235,13 +280,7 @@ def prop_Mirror__Resolvent__corner_linear(rt, *, v_d, v_q, v_k, v_u, v_theta, v_
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 0, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
-        rt.ite(
-            rt.le(v_j, v_i),
-            lambda: rt.exp(
-                rt.div(
-                    rt.sum_range(
-                        lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1), 0,
-                        v_d), rt.sqrt_pos(v_d))), lambda: 0))
+        term_1210a52b(rt, v_j, v_i, v_k, v_q, v_d))
 
 
 # --- Mirror.Resolvent.corner_path_product (statement 884a5821f93a) ---
@@ -255,13 +294,7 @@ def prop_Mirror__Resolvent__corner_path_product(rt, *, v_d, v_q, v_k, v_u, v_the
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u, v_theta, v_i, v_j),
-        rt.call(
-            'Mirror.Resolvent.pathProd', (),
-            rt.tabulate(
-                lambda b_a0_1: rt.call(
-                    'Mirror.Resolvent.gate', (),
-                    rt.call('Mirror.Resolvent.blendMag', (), rt.index(v_u, b_a0_1), 1),
-                    rt.index(v_theta, b_a0_1)), (rt.nat_domain,)), v_i, v_j))
+        term_442cbde5(rt, v_u, v_theta, v_i, v_j))
 
 
 # --- Mirror.Resolvent.corner_softmax (statement 33139b7a6e8b) ---
@@ -361,13 +394,8 @@ def prop_Mirror__Resolvent__gate_zero_beta_zero_is_linear_attention(
     return rt.truth(True), rt.eq(
         rt.call('Mirror.Resolvent.head', (), v_d, 0, v_qk, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
         rt.ite(
-            rt.le(v_j, v_i),
-            lambda: rt.exp(
-                v_qk
-                    * rt.div(
-                        rt.sum_range(
-                            lambda b_j_1: rt.index(v_k, v_j, b_j_1) * rt.index(v_q, v_i, b_j_1),
-                            0, v_d), rt.sqrt_pos(v_d))), lambda: 0))
+            rt.le(v_j, v_i), lambda: term_6ca408fa(rt, v_qk, v_k, v_j, v_q, v_i, v_d),
+            lambda: 0))
 
 
 # --- Mirror.Resolvent.gate_zero_beta_zero_row_not_one (statement 6eaf5f890ada) ---
@@ -413,12 +441,7 @@ def prop_Mirror__Resolvent__head__conformance(
                             * rt.maximum(
                                 0, rt.minimum(1, v_g * (rt.index(v_u, b_j_1) + -1) + 1)),
                         v_j + 1, v_i + 1), lambda: 0)
-                    * rt.exp(
-                        v_qk
-                            * rt.div(
-                                rt.sum_range(
-                                    lambda b_j_2: rt.index(v_k, v_j, b_j_2)
-                                        * rt.index(v_q, v_i, b_j_2), 0, v_d), rt.sqrt_pos(v_d))),
+                    * term_6ca408fa(rt, v_qk, v_k, v_j, v_q, v_i, v_d),
                 rt.rpow(
                     rt.sum_range(
                         lambda b_j_3: rt.ite(
@@ -427,13 +450,8 @@ def prop_Mirror__Resolvent__head__conformance(
                                 lambda b_j_4: rt.maximum(
                                     0, rt.minimum(1, v_g * (rt.index(v_u, b_j_4) + -1) + 1)),
                                 b_j_3 + 1, v_i + 1), lambda: 0)
-                            * rt.exp(
-                                v_qk
-                                    * rt.div(
-                                        rt.sum_range(
-                                            lambda b_j_5: rt.index(v_k, b_j_3, b_j_5)
-                                                * rt.index(v_q, v_i, b_j_5), 0, v_d),
-                                        rt.sqrt_pos(v_d))), 0, v_i + 1), v_beta)), lambda: 0))
+                            * term_6ca408fa(rt, v_qk, v_k, b_j_3, v_q, v_i, v_d), 0, v_i + 1),
+                    v_beta)), lambda: 0))
 
 
 # --- Mirror.Resolvent.negative_draw_is_on_the_band (statement 4b2b94724ef0) ---
@@ -494,13 +512,7 @@ def prop_Mirror__Resolvent__pathProd_abs(rt, *, v_m, v_theta, v_i, v_j):
     h_hm = rt.forall_range((lambda b_t_1: rt.le(0, rt.index(v_m, b_t_1))), 0, rt.nat_domain)
     # hypotheses, conclusion
     return rt.and_(h_hm), rt.eq(
-        rt.abs(
-            rt.call(
-                'Mirror.Resolvent.pathProd', (),
-                rt.tabulate(
-                    lambda b_a0_2: rt.call(
-                        'Mirror.Resolvent.gate', (), rt.index(v_m, b_a0_2),
-                        rt.index(v_theta, b_a0_2)), (rt.nat_domain,)), v_i, v_j)),
+        term_7061a9aa(rt, v_m, v_theta, v_i, v_j),
         rt.ite(
             rt.le(v_j, v_i),
             lambda: rt.prod_range(lambda b_j_3: rt.index(v_m, b_j_3), v_j + 1, v_i + 1),
@@ -556,24 +568,10 @@ def prop_Mirror__Resolvent__prefix_logit_mask_restated(rt, *, v_m, v_theta, v_i,
     h_hji = rt.le(v_j, v_i)
     # hypotheses, conclusion
     return rt.and_(h_hm, h_hji), rt.and_(
-        rt.le(
-            rt.abs(
-                rt.call(
-                    'Mirror.Resolvent.pathProd', (),
-                    rt.tabulate(
-                        lambda b_a0_2: rt.call(
-                            'Mirror.Resolvent.gate', (), rt.index(v_m, b_a0_2),
-                            rt.index(v_theta, b_a0_2)), (rt.nat_domain,)), v_i, v_j)), 1),
+        rt.le(term_7061a9aa(rt, v_m, v_theta, v_i, v_j), 1),
         rt.iff(
             rt.forall_range(lambda b_t_3: rt.eq(rt.index(v_m, b_t_3), 1), v_j + 1, v_i + 1),
-            rt.eq(
-                rt.abs(
-                    rt.call(
-                        'Mirror.Resolvent.pathProd', (),
-                        rt.tabulate(
-                            lambda b_a0_4: rt.call(
-                                'Mirror.Resolvent.gate', (), rt.index(v_m, b_a0_4),
-                                rt.index(v_theta, b_a0_4)), (rt.nat_domain,)), v_i, v_j)), 1)))
+            rt.eq(term_7061a9aa(rt, v_m, v_theta, v_i, v_j), 1)))
 
 
 # --- Mirror.Resolvent.softmax_row_sum_one (statement 9db996016f1f) ---
@@ -610,22 +608,10 @@ def prop_Mirror__Resolvent__three_corners_containment(
     return rt.truth(True), rt.and_(
         rt.eq(
             rt.call('Mirror.Resolvent.head', (), v_d, 0, 0, 1, v_q, v_k, v_u, v_theta, v_i, v_j),
-            rt.call(
-                'Mirror.Resolvent.pathProd', (),
-                rt.tabulate(
-                    lambda b_a0_1: rt.call(
-                        'Mirror.Resolvent.gate', (),
-                        rt.call('Mirror.Resolvent.blendMag', (), rt.index(v_u, b_a0_1), 1),
-                        rt.index(v_theta, b_a0_1)), (rt.nat_domain,)), v_i, v_j)),
+            term_442cbde5(rt, v_u, v_theta, v_i, v_j)),
         rt.eq(
             rt.call('Mirror.Resolvent.head', (), v_d, 0, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
-            rt.ite(
-                rt.le(v_j, v_i),
-                lambda: rt.exp(
-                    rt.div(
-                        rt.sum_range(
-                            lambda b_j_2: rt.index(v_k, v_j, b_j_2) * rt.index(v_q, v_i, b_j_2),
-                            0, v_d), rt.sqrt_pos(v_d))), lambda: 0)),
+            term_1210a52b(rt, v_j, v_i, v_k, v_q, v_d)),
         rt.eq(
             rt.call('Mirror.Resolvent.head', (), v_d, 1, 1, 0, v_q, v_k, v_u, v_theta, v_i, v_j),
             term_bde3492a(rt, v_j, v_i, v_k, v_q, v_d)))

@@ -11,12 +11,13 @@ evaluates its arguments (plain names) and then the term, at the same place, so l
 from __future__ import annotations
 
 import ast
+import textwrap
 
 from mirror.translate.identifiers import digest
-from mirror.translate.layout import wrap_assignment
+from mirror.translate.layout import WIDTH, wrap_assignment
 
 #: Terms shorter than this (in characters, on one line) stay where they are.
-MIN_CHARS = 240
+MIN_CHARS = 120
 _SHAREABLE = (ast.Call, ast.Lambda)
 
 
@@ -160,7 +161,9 @@ def share_terms(sources: dict[str, str]) -> tuple[dict[str, str], list[str]]:
         users = ", ".join(fn for fn in current if replaced[fn] != current[fn])
         current = replaced
         body = wrap_assignment(f"    return {text}")
-        shared[name] = "\n".join([f"# in {users}", f"def {name}({', '.join(params)}):", *body])
+        used_in = textwrap.wrap(f"in {users}", WIDTH - 2, break_on_hyphens=False)
+        shared[name] = "\n".join([*(f"# {line}" for line in used_in),
+                                  f"def {name}({', '.join(params)}):", *body])
     return {**sources, **current}, [shared[name] for name in sorted(shared)]
 
 

@@ -226,7 +226,7 @@ def test_a_repeated_term_is_written_once_and_called_with_each_statements_names()
         "prop_c": "def prop_c(rt, *, v_n):\n    return rt.truth(True), rt.eq(v_n, v_n)",
     }
     shared, terms = share_terms(sources)
-    assert len(terms) == 1 and terms[0].startswith("# in prop_a, prop_b\ndef term_")
+    assert len(terms) == 1 and terms[0].startswith("# in prop_a, prop_b\ndef term_"), terms
     assert shared["prop_c"] == sources["prop_c"]
     assert "rt.exp(rt.index" not in shared["prop_a"] + shared["prop_b"]
     rt = types.SimpleNamespace(
