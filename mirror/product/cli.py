@@ -14,6 +14,7 @@ on stderr and exit status 2; files are written atomically, so nothing is left ha
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import warnings
 from importlib import metadata
