@@ -25,6 +25,9 @@ import sympy as sp
 from sympy.core.symbol import Str
 from sympy.logic.boolalg import BooleanFunction
 
+from mirror.evaluate.batch import OutOfDomain
+from mirror.evaluate.truth import Truth
+
 #: Body evaluations (one per pending call) one application may spend, for the whole batch.
 STEP_BUDGET = 20_000
 #: Rounds of the work list: a chain of ``d`` calls each waiting on the next takes ``2 d``
@@ -77,8 +80,6 @@ _UNDEFINED = object()
 def evaluate(rt: Any, system: System, name: str, args: tuple) -> Any:
     """``name args`` for every active draw of ``rt``, by the work list described above.
     Draws whose value is not settled within the budget are marked out of domain."""
-    from mirror.evaluate.runtime import Truth
-
     truth = system[name][0]
     columns = [rt.batched(a) for a in args]
     roots: dict[int, Key] = {
@@ -137,8 +138,6 @@ def _bodies(rt: Any, system: System, member: str, keys: list[Key], memo: dict) -
 
 
 def _batch_of_bodies(rt: Any, system: System, member: str, keys: list[Key], memo: dict) -> list:
-    from mirror.evaluate.runtime import OutOfDomain, Truth
-
     truth, body = system[member]
     size = len(keys)
     sub = _runtime_of_size(rt, size)
@@ -187,9 +186,7 @@ def _runtime_of_size(rt: Any, size: int) -> Any:
 
 
 def _is_exact(rt: Any) -> bool:
-    from mirror.evaluate.runtime import MpRuntime
-
-    return isinstance(rt, MpRuntime)
+    return rt.object_values
 
 
 def _scalar(x: Any) -> Any:

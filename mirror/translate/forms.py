@@ -7,24 +7,32 @@ like read their arguments as terms, so they cannot sit in :data:`mirror.translat
 the way SymPy's printers keep one ``_print_X`` per node. Adding a constant is one decorated
 function here (and its test).
 
-``tr`` is the :class:`~mirror.translate.elaborator.Elaborator`; the forms call its public methods
-(``elab``, ``apply``, ``prop``, ``arith``, ``scalar``, ``coerce``, …).
+``tr`` is the :class:`~mirror.translate.elaborator.Elaborator`, seen through the protocol
+:class:`~mirror.translate.values.Elab` (so this module does not import the elaborator that
+imports it); the forms call its public methods (``elab``, ``apply``, ``prop``, ``arith``,
+``scalar``, ``coerce``, …).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
 import sympy as sp
 
 from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
-from mirror.translate.values import ArrayFn, Env, Known, Untranslatable, Value, fresh, is_logical, matrix_ty
-
-
-if TYPE_CHECKING:
-    from mirror.translate.elaborator import Elaborator as Elab
+from mirror.translate.finsets import bound_of, finset
+from mirror.translate.values import (
+    ArrayFn,
+    Elab,
+    Env,
+    Known,
+    Untranslatable,
+    Value,
+    fresh,
+    matrix_ty,
+)
 
 Args = Sequence[T.Term]
 Form = Callable[["Elab", Args, Env, "Ty | None"], Value]
@@ -135,66 +143,6 @@ def _membership_mem(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Valu
     if cond is not None:
         out = sp.And(out, cond(x))
     return Value(out, PROP)
-
-
-def finset(tr: Elab, s_t: T.Term, env: Env, elem_ty: Ty | None):
-    """A finset as ``(lo, hi, cond)``: the elements of ``[lo, hi)`` satisfying ``cond``."""
-    if isinstance(s_t, T.Const) and s_t.name == "Finset.univ":
-        if elem_ty is None:
-            raise Untranslatable("Finset.univ of an unknown type")
-        lo, hi = tr.type_range(elem_ty)
-        return lo, hi, None
-    if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Proj) and s_t.fn.field == "filter":
-        s_t = T.App(T.Const("Finset.filter"), (s_t.args[0], s_t.fn.expr))
-    if (isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const)
-            and s_t.fn.name.endswith(".filter") and s_t.fn.name != "Finset.filter"):
-        inner = T.Const(s_t.fn.name[: -len(".filter")])
-        s_t = T.App(T.Const("Finset.filter"), (s_t.args[0], inner))
-    if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const):
-        name, a = s_t.fn.name, s_t.args
-        nat = lambda t: tr.scalar(t, env, elem_ty if elem_ty is not None else NAT)  # noqa
-        if name == "Finset.range" and len(a) == 1:
-            return sp.Integer(0), nat(a[0]), None
-        if name == "Finset.Ico" and len(a) == 2:
-            return nat(a[0]), nat(a[1]), None
-        if name == "Finset.Icc" and len(a) == 2:
-            return nat(a[0]), nat(a[1]) + 1, None
-        if name == "Finset.Ioc" and len(a) == 2:
-            return nat(a[0]) + 1, nat(a[1]) + 1, None
-        if name == "Finset.Ioo" and len(a) == 2:
-            return nat(a[0]) + 1, nat(a[1]), None
-        if name == "Finset.Iio" and len(a) == 1:
-            return sp.Integer(0), nat(a[0]), None
-        if name == "Finset.Iic" and len(a) == 1:
-            return sp.Integer(0), nat(a[0]) + 1, None
-        if name == "Finset.filter" and len(a) == 2:
-            pred_t, inner = a
-            lo, hi, cond = finset(tr, inner, env, elem_ty)
-            pred = tr.elab(pred_t, env, None)
-
-            def both(x, pred=pred, cond=cond):
-                applied = tr.apply(pred, [(Known(x), Env())], PROP)
-                c = applied.expr
-                if not is_logical(c):
-                    c = V.Holds(c)
-                return c if cond is None else sp.And(cond(x), c)
-
-            return lo, hi, both
-    raise Untranslatable("finset", f"{s_t} (supported: range, Ico, Icc, Ioc, Ioo, Iio, Iic, "
-                                   "univ, filter)")
-
-
-def bound_of(tr: Elab, name: str, premise: T.Term | None, env: Env, ty: Ty):
-    """``x ∈ s`` / ``x < n`` / ``x ≤ n`` as ``(lo, hi, cond)`` for a quantified ``x``."""
-    if not (isinstance(premise, T.App) and isinstance(premise.fn, T.Const)):
-        return None
-    pname = premise.fn.name
-    if pname == "Membership.mem" and len(premise.args) == 2 and premise.args[1] == T.Var(name):
-        return finset(tr, premise.args[0], env, ty)
-    if pname in ("LT.lt", "LE.le") and premise.args[0] == T.Var(name):
-        hi = tr.scalar(premise.args[1], env, NAT)
-        return sp.Integer(0), (hi if pname == "LT.lt" else hi + 1), None
-    return None
 
 
 def _big_operator(tr: Elab, args, env, expected, kind: str) -> Value:
