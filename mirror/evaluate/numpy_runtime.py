@@ -20,6 +20,7 @@ import numpy as np
 from mirror.evaluate.batch import OutOfDomain, _everyone, _numpy_unary, _wrap_exactly, install_unary
 from mirror.evaluate.functions import NumpyFunctions
 from mirror.evaluate.linear import LinearAlgebra
+from mirror.evaluate.polarity import SamplingBound
 from mirror.evaluate.reductions import Reductions
 from mirror.evaluate.truth import Propositions, Truth
 
@@ -39,7 +40,8 @@ class NumpyRuntime(Reductions, LinearAlgebra, Propositions, NumpyFunctions):
         bindings: dict[str, Callable] | None = None,
     ) -> None:
         self.batch = batch
-        self.nat_domain = nat_domain
+        #: The sampled prefix of ℕ; a quantifier that ends at it is truncated (its type says so).
+        self.nat_domain = SamplingBound(nat_domain)
         self.tolerance = tolerance
         self.bindings = bindings or {}
         self.invalid = np.zeros(batch, dtype=bool)

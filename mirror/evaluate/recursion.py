@@ -196,13 +196,13 @@ def _scalar(x: Any) -> Any:
 
 def _placeholder(truth: bool) -> Any:
     """The value a pending call reads meanwhile (the evaluation that reads it is redone)."""
-    return (False, False, 0.0, True) if truth else 0
+    return (False, False, 0.0, True, True) if truth else 0
 
 
 def _row(result: Any, i: int, truth: bool, size: int) -> Any:
     if truth:
         return (bool(result.ok[i]), bool(result.exact[i]), float(result.err[i]),
-                bool(result.sure[i]))
+                bool(result.sure[i]), bool(result.known[i]))
     column = np.asarray(result)
     if column.ndim == 0 or column.shape[0] != size:
         column = np.broadcast_to(column, (size,) + column.shape)
@@ -213,10 +213,10 @@ def _column(values: list, truth: bool, exact: bool, truth_type: type) -> Any:
     """Per-draw values as the runtime's batched value (a :class:`~mirror.evaluate.runtime.Truth` for a
     proposition)."""
     if truth:
-        ok, sure_exact, err, sure = (np.array(part) for part in zip(*values)) if values else (
-            np.zeros(0, dtype=bool),) * 4
+        ok, sure_exact, err, sure, known = (np.array(part) for part in zip(*values)) if values \
+            else (np.zeros(0, dtype=bool),) * 5
         return truth_type(ok.astype(bool), sure_exact.astype(bool), err.astype(float),
-                          sure.astype(bool))
+                          sure.astype(bool), known.astype(bool))
     if exact:
         out = np.empty(len(values), dtype=object)
         out[:] = values

@@ -34,7 +34,7 @@ class Arithmetic:
     """``binop%`` trees; ``elab``, ``coerce`` and ``materialize`` come from the elaborator."""
 
     def _leaves(self, term: T.Term) -> list[T.Term]:
-        if isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH:
+        if is_arith(term):
             kind = ARITH[term.fn.name]
             if kind == "pow":
                 return self._leaves(term.args[0])
@@ -84,9 +84,7 @@ class Arithmetic:
         return self.arith(term, env, ty)
 
     def arith(self, term: T.Term, env: Env, ty: Ty) -> Value:
-        if not (
-            isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH
-        ):
+        if not is_arith(term):
             value = self.elab(term, env, ty)
             if value.is_fn and ty.kind == "Matrix":
                 return value

@@ -39,6 +39,7 @@ from mirror.translate.values import (
     Value,
     fresh,
     is_type_term,
+    over_applied,
     zmod,
 )
 from mirror.translate.vocabulary import CONSTANTS, FUNCTIONS
@@ -218,6 +219,11 @@ class Elaborator(Inference, Arithmetic, Relations):
         fn = term.fn
         if isinstance(fn, T.Const):
             name = fn.name
+            applied = over_applied(term)
+            if applied is not None:  # `(1 - A) i j`: the value of `1 - A` (its own tree) applied
+                head_t, extra = applied
+                head = self.arith_tree(head_t, env, None)
+                return self.apply(head, [(a, env) for a in extra], expected)
             if name in ARITH:
                 return self.arith_tree(term, env, expected, term.ty)
             if name in RELATIONS:

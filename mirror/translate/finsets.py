@@ -21,14 +21,11 @@ def finset(tr: Elab, s_t: T.Term, env: Env, elem_ty: Ty | None):
     if isinstance(s_t, T.Const) and s_t.name == "Finset.univ":
         if elem_ty is None:
             raise Untranslatable("Finset.univ of an unknown type")
+        if elem_ty.kind != "Fin":
+            raise Untranslatable(f"Finset.univ of {elem_ty}", "it is not a finite type here")
         lo, hi = tr.type_range(elem_ty)
         return lo, hi, None
-    if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Proj) and s_t.fn.field == "filter":
-        s_t = T.App(T.Const("Finset.filter"), (s_t.args[0], s_t.fn.expr))
-    if (isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const)
-            and s_t.fn.name.endswith(".filter") and s_t.fn.name != "Finset.filter"):
-        inner = T.Const(s_t.fn.name[: -len(".filter")])
-        s_t = T.App(T.Const("Finset.filter"), (s_t.args[0], inner))
+    s_t = _filter_form(s_t)
     if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const):
         name, a = s_t.fn.name, s_t.args
         nat = lambda t: tr.scalar(t, env, elem_ty if elem_ty is not None else NAT)  # noqa
@@ -61,6 +58,39 @@ def finset(tr: Elab, s_t: T.Term, env: Env, elem_ty: Ty | None):
             return lo, hi, both
     raise Untranslatable("finset", f"{s_t} (supported: range, Ico, Icc, Ioc, Ioo, Iio, Iic, "
                                    "univ, filter)")
+
+
+def _filter_form(s_t: T.Term) -> T.Term:
+    """``s.filter p`` and ``Finset.univ.filter p`` as ``Finset.filter p s``."""
+    if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Proj) and s_t.fn.field == "filter":
+        return T.App(T.Const("Finset.filter"), (s_t.args[0], s_t.fn.expr))
+    if (isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const)
+            and s_t.fn.name.endswith(".filter") and s_t.fn.name != "Finset.filter"):
+        inner = T.Const(s_t.fn.name[: -len(".filter")])
+        return T.App(T.Const("Finset.filter"), (s_t.args[0], inner))
+    return s_t
+
+
+#: Intervals of an ordered type: their elements have their bounds' type.
+INTERVALS = frozenset({"Finset.Ico", "Finset.Icc", "Finset.Ioc", "Finset.Ioo", "Finset.Iio",
+                       "Finset.Iic"})
+
+
+def element_type(tr: Elab, s_t: T.Term, env: Env) -> Ty | None:
+    """The element type a finset term fixes by itself: ℕ for ``range n``, the bounds' type
+    for an interval (numerals alone: ℕ, Lean's default); ``None`` for ``univ``, whose type
+    its use must give."""
+    s_t = _filter_form(s_t)
+    if not (isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const)):
+        return None
+    name, args = s_t.fn.name, s_t.args
+    if name == "Finset.range":
+        return NAT
+    if name in INTERVALS and args:
+        return tr.tree_type(list(args), env, None)
+    if name == "Finset.filter" and len(args) == 2:
+        return element_type(tr, args[1], env)
+    return None
 
 
 def bound_of(tr: Elab, name: str, premise: T.Term | None, env: Env, ty: Ty):

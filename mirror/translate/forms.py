@@ -22,12 +22,13 @@ import sympy as sp
 from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
-from mirror.translate.finsets import bound_of, finset
+from mirror.translate.finsets import bound_of, element_type, finset
 from mirror.translate.values import (
     ArrayFn,
     Elab,
     Env,
     Known,
+    UnknownType,
     Untranslatable,
     Value,
     fresh,
@@ -145,23 +146,29 @@ def _membership_mem(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Valu
     return Value(out, PROP)
 
 
+def _index_type(tr: Elab, s_t: T.Term, f_t: T.Term, env: Env) -> Ty:
+    """The type of a big operator's index: written on its binder, else fixed by the finset
+    (``range n``: ℕ), else by its use in the body (``softmax x i``: ``Fin n``)."""
+    if isinstance(f_t, T.Lam) and f_t.binders:
+        binder = f_t.binders[0]
+        if binder.type is not None:
+            return tr.type_of(binder.type, env)
+        return element_type(tr, s_t, env) or tr.infer_binder_type(binder.name, f_t.body, env)
+    fval = tr.elab(f_t, env, None)
+    if fval.ty is not None and fval.ty.is_array:
+        return fval.ty.domains()[0]
+    found = element_type(tr, s_t, env)
+    if found is None:
+        raise UnknownType("the index of a big operator", "neither the finset nor the "
+                          "function fixes it")
+    return found
+
+
 def _big_operator(tr: Elab, args, env, expected, kind: str) -> Value:
     if len(args) != 2:
         raise Untranslatable(f"Finset.{kind} with {len(args)} arguments")
     s_t, f_t = args
-    elem_ty = None
-    if isinstance(f_t, T.Lam) and f_t.binders:
-        binder = f_t.binders[0]
-        if binder.type is not None:
-            elem_ty = tr.type_of(binder.type, env)
-        else:
-            elem_ty = tr.infer_binder_type(binder.name, f_t.body, env)
-    else:
-        fval = tr.elab(f_t, env, None)
-        if fval.ty is not None and fval.ty.is_array:
-            elem_ty = fval.ty.domains()[0]
-    if elem_ty is None:
-        elem_ty = NAT
+    elem_ty = _index_type(tr, s_t, f_t, env)
     lo, hi, cond = finset(tr, s_t, env, elem_ty)
     var = fresh("j", elem_ty)
     fval = tr.elab(f_t, env, None)
@@ -266,6 +273,9 @@ def _norm_norm(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
         if ty is None or ty.kind != "Fun" or ty.args[1].is_array:
             raise Untranslatable("‖·‖ of a matrix or nested function",
                                  "Mathlib has no default norm instance there")
+        if ty.args[0].kind != "Fin":
+            raise Untranslatable(f"‖·‖ of a function on {ty.args[0]}",
+                                 "the sup norm needs a finite domain (Fin n)")
         var = fresh("i", ty.args[0])
         entry = tr.apply(value, [(Known(var, ty.args[0]), Env())], None)
         return Value(V.SupNorm(sp.Lambda(var, sp.Abs(entry.expr)),

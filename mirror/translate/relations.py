@@ -79,7 +79,16 @@ class Relations:
         if not lhs.is_fn and not rhs.is_fn:
             return sp.Eq(lhs.expr, rhs.expr)
         ty = lhs.ty if lhs.ty is not None and lhs.ty.is_array else rhs.ty
-        return V.ArrayEq(self.tabulated(lhs, ty), self.tabulated(rhs, ty))
+        a, b = self.tabulated(lhs, ty), self.tabulated(rhs, ty)
+        domains = ty.domains() if ty is not None and ty.is_array else []
+        if any(d.kind == "Nat" for d in domains[1:]):
+            raise Untranslatable("equality of functions of ℕ in an inner argument")
+        if domains and domains[0].kind == "Nat":
+            # two functions of ℕ agree on the sampled prefix: a ∀ over ℕ, truncated like one
+            index = fresh("n", domains[0])
+            return V.FinAll(sp.Lambda(index, V.ArrayEq(V.Index(a, index), V.Index(b, index))),
+                            sp.Integer(0), NAT_DOMAIN)
+        return V.ArrayEq(a, b)
 
     def tabulated(self, value: Value, ty: Ty | None) -> sp.Basic:
         if not value.is_fn:
