@@ -152,7 +152,9 @@ def equivalence(a_ok, a_decided, b_ok, b_decided) -> np.ndarray:
 
 
 def choice(cond_decided, taken, then_decided, else_decided) -> np.ndarray:
-    """``if c then p else q``: decided where ``c`` and the branch taken are."""
+    """``if c then p else q``: decided where ``c`` and the branch taken are. (Two decided,
+    agreeing branches would decide it whatever ``c`` is, but the runtime evaluates each
+    branch only for the draws that take it, so the other branch's value is not read.)"""
     return cond_decided & np.where(taken, then_decided, else_decided)
 
 
