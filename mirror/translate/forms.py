@@ -153,7 +153,13 @@ def _index_type(tr: Elab, s_t: T.Term, f_t: T.Term, env: Env) -> Ty:
         binder = f_t.binders[0]
         if binder.type is not None:
             return tr.type_of(binder.type, env)
-        return element_type(tr, s_t, env) or tr.infer_binder_type(binder.name, f_t.body, env)
+        try:
+            return element_type(tr, s_t, env) or tr.infer_binder_type(binder.name, f_t.body,
+                                                                      env)
+        except UnknownType:
+            if not isinstance(s_t, T.Const):
+                finset(tr, s_t, env, NAT)  # an unsupported finset: its own reason first
+            raise
     fval = tr.elab(f_t, env, None)
     if fval.ty is not None and fval.ty.is_array:
         return fval.ty.domains()[0]
