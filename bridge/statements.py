@@ -127,7 +127,9 @@ class DeclarationReader:
             # proof names, such as `variable (b_pos : 0 < b)`; in later Lean a proof naming
             # one without `include` does not elaborate, so this reads both eras right
             mentioned |= proof_words & {v.name for v in variables}
-        used_vars = _used_variables(variables, mentioned - set(own) | self.includes(), set(own),
+        # an anonymous binder (`[Fintype ι]` is `_`) shadows nothing: `_` is never a name
+        named = set(own) - {"_"}
+        used_vars = _used_variables(variables, mentioned - named | self.includes(), named,
                                     hypotheses=kind == "theorem")
         start_tok = toks[start]
         last = toks[end - 1]

@@ -187,12 +187,24 @@ class NumpyRuntime(Reductions, LinearAlgebra, Propositions, NumpyFunctions):
         return np.mod(x.astype(np.int64), np.where(n == 0, 1, n))
 
     def power(self, x, k):
-        """Monoid power with a natural exponent (``0 ^ 0 = 1``)."""
+        """``x ^ k`` with an integer exponent: the monoid power for ``k ≥ 0`` (``0 ^ 0 = 1``;
+        an integer base stays an integer), and Lean's ``zpow`` in a group with zero for
+        ``k < 0``: ``x ^ k = (x ^ -k)⁻¹``, so ``0 ^ k = 0⁻¹ = 0`` (a field value, float)."""
         x = np.asarray(x)
         k = np.asarray(k)
-        if np.issubdtype(x.dtype, np.integer):
-            return x ** k.astype(np.int64)
-        return x ** k
+        negative = k < 0
+        if not np.any(negative):
+            if np.issubdtype(x.dtype, np.integer):
+                return x ** k.astype(np.int64)
+            return x ** k
+        base = x.astype(np.result_type(x.dtype, np.float64))
+        magnitude = np.abs(k)
+        if np.issubdtype(magnitude.dtype, np.integer):
+            magnitude = magnitude.astype(np.int64)
+        zero = base == 0
+        with np.errstate(divide="ignore", over="ignore"):
+            inverse = np.where(zero, 0, (1 / np.where(zero, 1, base)) ** magnitude)
+        return np.where(negative, inverse, base ** magnitude)
 
     def power_mod(self, x, k, n):
         """``x ^ k`` in ``ZMod n`` / ``Fin n`` by repeated squaring modulo ``n``: exact, and

@@ -332,6 +332,16 @@ def _finset_univ(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
     raise Untranslatable("Finset.univ outside a big operator")
 
 
+@form("no_index", "id")
+def _identity(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
+    """``no_index t`` (a simp-index annotation) and ``id t`` are ``t``."""
+    if not args:
+        raise Untranslatable("no_index/id used as a function value")
+    if len(args) == 1:
+        return tr.elab(args[0], env, expected)
+    return tr.apply(tr.elab(args[0], env, None), [(a, env) for a in args[1:]], expected)
+
+
 @form("Function.comp")
 def _function_comp(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
     if len(args) < 3:

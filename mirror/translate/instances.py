@@ -138,6 +138,9 @@ def _is_type_parameter(binder: T.Binder) -> bool:
 def _class_of(binder: T.Binder) -> tuple[str, tuple[T.Term, ...]] | None:
     """``(class name, arguments)`` of an instance binder ``[C a b]``."""
     head, args = binder.type, ()
+    if isinstance(head, T.Proj) and head.field == "AtLeastTwo":
+        # `[n.AtLeastTwo]`: field notation on `n : ℕ`
+        return "Nat.AtLeastTwo", (head.expr,)
     if isinstance(head, T.App):
         head, args = head.fn, head.args
     if isinstance(head, T.Const):
@@ -147,11 +150,13 @@ def _class_of(binder: T.Binder) -> tuple[str, tuple[T.Term, ...]] | None:
 
 def _value_hypothesis(name: str, args: tuple[T.Term, ...]) -> T.Term | None:
     """The proposition an instance on values states: ``Fact p`` is ``p``, ``NeZero n`` is
-    ``n ≠ 0``; ``None`` for any other class."""
+    ``n ≠ 0``, ``Nat.AtLeastTwo n`` is ``2 ≤ n``; ``None`` for any other class."""
     if name == "Fact" and len(args) == 1:
         return args[0]
     if name == "NeZero" and len(args) == 1:
         return T.app("Ne", args[0], T.Lit(0))
+    if name == "Nat.AtLeastTwo" and len(args) == 1:
+        return T.app("LE.le", T.Lit(2), args[0])
     return None
 
 

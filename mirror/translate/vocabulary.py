@@ -183,6 +183,8 @@ FUNCTIONS: dict[str, tuple] = {
     "Nat.succ": ((NAT,), lambda n: n + 1, NAT),
     "Nat.cast": ((NAT,), lambda n: n, None),
     "Int.cast": ((INT,), lambda n: n, None),
+    # `OfNat.ofNat n` on a variable `n : ℕ` ([n.AtLeastTwo]) is Mathlib's `instOfNat`: Nat.cast
+    "OfNat.ofNat": ((NAT,), lambda n: n, None),
     "Int.ofNat": ((NAT,), lambda n: n, INT),
     "Int.toNat": ((INT,), lambda n: sp.Max(n, 0), NAT),
     "Int.natAbs": ((INT,), sp.Abs, NAT),
