@@ -201,3 +201,14 @@ def test_bundled_lean_sources_parse_without_diagnostics() -> None:
     assert extraction.declarations
     assert [str(d) for d in extraction.diagnostics] == []
     assert all(d.type is not None for d in extraction.declarations if d.kind == "theorem")
+
+
+def test_section_instances_stay_beside_an_anonymous_instance_of_the_statement() -> None:
+    # Mathlib's `div_pos` (Algebra/Order/GroupWithZero/Unbundled.lean): its own `[PosMulStrictMono
+    # G₀]` is named `_`, which once hid every anonymous section instance, so `G₀ := ℤ` was tried
+    src = ("variable {G₀ : Type*} [GroupWithZero G₀] [PartialOrder G₀] {a b : G₀}\n"
+           "lemma div_pos [PosMulStrictMono G₀] (ha : 0 < a) (hb : 0 < b) : 0 < a / b := by\n"
+           "  exact foo\n")
+    decls, diags = scan_file("U.lean", "U", text=src)
+    classes = [b.type.fn.name for b in decls[0].binders if b.info == "instImplicit"]
+    assert classes == ["GroupWithZero", "PartialOrder", "PosMulStrictMono"]

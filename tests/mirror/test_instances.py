@@ -247,3 +247,34 @@ def test_a_power_in_zmod_is_reduced_modulo_n():
     decl = _decl([_binder("a", "ZMod 5")], "a ^ 2 = a")
     lhs = Translator({}).translate_statement(decl).conclusion.lhs
     assert isinstance(lhs, V.FinWrap) and lhs.args[1] == 5
+
+
+def _scanned(src: str) -> Declaration:
+    from bridge.scanner import scan_file
+    decls, _ = scan_file("U.lean", "U", text=src)
+    return decls[0]
+
+
+def test_a_section_class_keeps_a_carrier_without_it_out():
+    # Mathlib's `div_pos`, as written: refuted at ℤ (not a group with zero) before the fix
+    decl = _scanned(
+        "variable {G₀ : Type*} [GroupWithZero G₀] [PartialOrder G₀] [ZeroLEOneClass G₀]\n"
+        "  [PosMulReflectLT G₀] {a b c : G₀}\n"
+        "lemma div_pos [PosMulStrictMono G₀] (ha : 0 < a) (hb : 0 < b) : 0 < a / b := by\n"
+        "  rw [div_eq_mul_inv]; exact mul_pos ha (inv_pos.2 hb)\n")
+    assert [i.label for i in instantiate(decl)] == ["G₀ := ℝ", "G₀ := ℚ"]
+
+
+def test_a_floor_lemma_is_never_instantiated_at_a_matrix_and_keeps_at_least_two():
+    # Mathlib's `Int.floor_add_ofNat`: once instantiated at every carrier (its section classes
+    # were dropped), a TypeError at Matrix (Fin 2) (Fin 2) ℝ
+    decl = _scanned(
+        "variable {α : Type*} [LinearOrderedRing α] [FloorRing α]\n"
+        "theorem floor_add_ofNat (a : α) (n : ℕ) [n.AtLeastTwo] :\n"
+        "    ⌊a + (no_index (OfNat.ofNat n))⌋ = ⌊a⌋ + OfNat.ofNat n :=\n"
+        "  floor_add_natCast a n\n")
+    instances = instantiate(decl)
+    assert [i.label for i in instances] == ["α := ℝ", "α := ℚ", "α := ℤ"]
+    hyp = instances[0].declaration.binders[-1]
+    assert hyp.info == "default" and hyp.type == parse_term("2 ≤ n", locals={"n"})
+    assert _keys(["FloorSemiring"]) == ["real", "rat", "int", "nat"]
