@@ -133,6 +133,12 @@ class Arithmetic:
                 raise Untranslatable(f"matrix operation {term.fn.name}")
             return Value(table[kind](ma, mb), ty)
         x, y = a.expr, b.expr
+        wrong = [v for v in (a, b) if v.expr is None or (v.ty is not None and v.ty.kind == "Prop")]
+        if wrong:
+            # a matrix, function or proposition operand in a tree typed as a scalar
+            shown = wrong[0].ty
+            raise Untranslatable(f"{term.fn.name} of a value of type {shown} at type {ty}",
+                                 "the operand's type and the tree's type disagree")
         if ty.kind == "ENNReal":
             if kind not in ENNREAL_OPS:
                 raise Untranslatable(f"{term.fn.name} on {ty}")

@@ -416,6 +416,12 @@ class Elaborator(Inference, Arithmetic, Relations):
                 # Nat.cast / Int.cast into Fin n (= ZMod n) reduces modulo n
                 return Value(V.FinWrap(value.expr, target.args[0]), target)
             raise Untranslatable(f"coercion from {source} to {target}")
+        if target.kind == "Matrix" and source.kind in ("Nat", "Int", "PNat"):
+            # Nat.cast / Int.cast into a matrix ring: `(n : Matrix ι ι R) = n • 1`
+            rows = target.args[0]
+            if rows.kind != "Fin":
+                raise Untranslatable(f"coercion from {source} to {target}")
+            return Value(V.LMatSMul(value.expr, V.LMatOne(rows.args[0])), target)
         src_kind = "Nat" if source.kind == "Fin" else source.kind
         if (source.is_numeric or source.kind == "Fin") and target.is_numeric:
             if coerces(src_kind, target.kind) or value.numeral:

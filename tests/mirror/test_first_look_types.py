@@ -72,3 +72,49 @@ def test_a_negative_integer_exponent_is_zpow_in_the_numpy_runtime():
     out = rt.power(np.array([2, 0, 3, 2, 1e-300]), np.array([-2, -1, 3, 0, -2]))
     assert out.tolist() == [0.25, 0.0, 27.0, 1.0, float("inf")]
     assert rt.power(np.array([2, 3]), np.array([2, 3])).dtype.kind == "i"  # ℕ stays ℕ
+
+
+MATRIX_SOURCE = """
+theorem cast_sum (s : Finset ℕ) (f : ℕ → ℕ) :
+    ↑(∑ x ∈ s, f x : ℕ) = ∑ x ∈ s, (f x : Matrix (Fin 2) (Fin 2) ℝ) := by
+  sorry
+
+theorem cast_is_scalar (n : ℕ) (i : Fin 2) : (n : Matrix (Fin 2) (Fin 2) ℝ) i i = n := by
+  sorry
+
+theorem cast_wrong (n : ℕ) : (n : Matrix (Fin 2) (Fin 2) ℝ) 0 1 = n := by
+  sorry
+
+theorem sum_mul_boole (s : Finset ℕ) (f : ℕ → Matrix (Fin 2) (Fin 2) ℝ) (i : ℕ) :
+    ∑ j ∈ s, f j * ite (i = j) 1 0 = ite (i ∈ s) (f i) 0 := by
+  sorry
+
+def Q (n : ℕ) : Prop := 0 < n
+
+theorem prop_in_arithmetic (n : ℕ) : 0 < Q n + 1 := by
+  sorry
+"""
+
+
+@pytest.fixture(scope="module")
+def matrix_verdicts(lean_verdicts):
+    return lean_verdicts(MATRIX_SOURCE)
+
+
+def test_a_cast_into_a_matrix_ring_is_a_multiple_of_the_identity(matrix_verdicts):
+    # Mathlib's `Nat.cast_sum` at β := Matrix (Fin 2) (Fin 2) ℝ: a broadcast ValueError before
+    for name in ("cast_sum", "cast_is_scalar"):
+        result = matrix_verdicts[name]
+        assert result.mirror_status in ("symbolic", "tested"), (name, result.reason)
+    wrong = matrix_verdicts["cast_wrong"]
+    assert wrong.mirror_status == "refuted" and wrong.counterexample["n"] != 0
+
+
+@pytest.mark.parametrize("name", ["sum_mul_boole", "prop_in_arithmetic"])
+def test_an_operand_of_the_wrong_kind_is_untranslatable_not_a_type_error(matrix_verdicts, name):
+    # `sum_mul_boole` (Mathlib's, at α := Matrix): TypeError 'NoneType' * 'LeanIte' before;
+    # a Prop in arithmetic (`primorial_pos`'s unparsed `n#`): TypeError 'StrictLessThan' + 'One'
+    result = matrix_verdicts[name]
+    assert result.mirror_status in ("untranslatable", "symbolic", "tested"), (
+        result.mirror_status, result.reason)
+    assert "TypeError" not in (result.reason or "")
