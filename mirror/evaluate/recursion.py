@@ -187,9 +187,10 @@ def _runtime_of_size(rt: Any, size: int) -> Any:
 
 
 def _is_exact(rt: Any) -> bool:
+    from mirror.evaluate.ball_runtime import BallRuntime
     from mirror.evaluate.runtime import MpRuntime
 
-    return isinstance(rt, MpRuntime)
+    return isinstance(rt, (MpRuntime, BallRuntime))
 
 
 def _scalar(x: Any) -> Any:

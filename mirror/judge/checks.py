@@ -78,6 +78,9 @@ class Tally:
     exact: int = 0
     resolved: int = 0
     undecided: int = 0
+    #: Undecided draws that float64 had called counterexamples (and why the first one is).
+    undecided_failing: int = 0
+    undecided_reason: str = ""
     skipped: int = 0
     float_only: int = 0
     float_example: tuple[dict[str, Any], float] | None = None
@@ -139,8 +142,7 @@ class Judge:
             self.exact_seconds += time.monotonic() - started
             self._decided[key] = decision
             self.tally.exact += 1
-            kind = ("mpmath at rising precision" if decision.method.startswith("mpmath")
-                    else decision.method.split(" up to ")[0])
+            kind = decision.kind
             self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
         return decision
 
@@ -198,6 +200,9 @@ class Judge:
             return self._refute(example, err, decision)
         tally.undecided += 1
         tally.rejected += 1
+        if hyp and not concl:
+            tally.undecided_failing += 1
+            tally.undecided_reason = tally.undecided_reason or decision.method
         return UNSETTLED
 
     def _pass(self, err: float) -> str:
@@ -450,6 +455,12 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
             f"{tally.float_only} float64 mismatch(es) of the implementation that 50-digit "
             f"re-evaluation does not confirm (largest float64 error {err:.3g})"
         )
+    elif tally.undecided_failing:
+        # a draw float64 calls a counterexample that no enclosure decides supports no verdict
+        outcome.status = "inconclusive"
+        outcome.reason = (
+            f"{tally.undecided_failing} draw(s) fail in float64 but are undecided by exact and "
+            f"ball arithmetic ({tally.undecided_reason})")
     elif total == 0:
         outcome.status = "inconclusive"
         outcome.reason = "no example was drawn" + (" before the time budget ran out"
