@@ -63,6 +63,8 @@ class Outcome:
     method: str = ""
     float_mismatches: int = 0
     notes: list[str] = field(default_factory=list)
+    #: How a refutation's counterexample was decided (the certificate's method).
+    decision_method: str = ""
 
 
 PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
@@ -441,6 +443,7 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
         example, err, decision = tally.counterexample
         outcome.status = "refuted"
         outcome.counterexample = readable(example)
+        outcome.decision_method = decision.method
         outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
         outcome.reason = (
             f"counterexample decided by {decision.method}: the hypotheses hold and the "

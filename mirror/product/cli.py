@@ -390,6 +390,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
         names = ", ".join(sorted(m.name for m in matches)[:6]) or "none"
         raise CommandError(f"check: {args.name!r} names {len(matches)} mirrored statements "
                            f"({names}); pass one full name as the report shows it")
+    if args.certificate is not None:
+        from mirror.judge.certificate import read
+        from mirror.product.replay import check_certificate
+
+        verdict = check_certificate(matches[0], read(args.certificate))
+        print(verdict.line(matches[0].name))
+        return EXIT_OK if verdict.accepted else EXIT_FINDINGS
+    if args.example is None:
+        raise CommandError("check: pass --example JSON (replay a draw) or --certificate FILE "
+                           "(re-verify a refutation)")
     outcome = replay(matches[0], args.example)
     print(outcome.line())
     return EXIT_FINDINGS if outcome.verdict == "refuted" else EXIT_OK
@@ -580,8 +590,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "check", _cmd_check)
     p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")
-    p.add_argument("--example", metavar="JSON", required=True,
+    p.add_argument("--example", metavar="JSON",
                    help="the example, e.g. '{\"x\": [1.5, -2.0]}'")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="re-verify a refutation certificate (JSON) with the independent checker")
 
     p = _command(sub, "models", _cmd_models)
     p.add_argument("--model", nargs="+", metavar="KEY",

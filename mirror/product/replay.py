@@ -35,6 +35,38 @@ def attach_replay(result: Any, project: str | Path | None) -> Any:
     return result
 
 
+def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
+    """The certificate of a refuted outcome of ``mirror``, with the independent checker's
+    verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
+    from mirror.judge.certificate import build
+
+    if mirror.statement is None or outcome.counterexample is None:
+        return None
+    certificate = build(mirror.statement, mirror.name, outcome.counterexample,
+                        outcome.decision_method)
+    certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
+    return certificate
+
+
+def check_certificate(mirror: Any, certificate: dict[str, Any]):
+    """The independent checker's :class:`~mirror.judge.checker.Verdict` on ``certificate``
+    for ``mirror`` (its sympy statement; never the generated code or the search)."""
+    from mirror.judge.certificate import CertificateError, parse_draw, validate
+    from mirror.judge.checker import Verdict, check
+
+    validate(certificate)
+    if certificate["statement"] != mirror.name:
+        return Verdict(False, f"the certificate is for {certificate['statement']}, "
+                       f"not {mirror.name}")
+    if mirror.statement is None:
+        return Verdict(False, f"{mirror.name} has no translated statement to check against")
+    try:
+        draw = parse_draw(certificate["draw"])
+    except CertificateError as exc:
+        return Verdict(False, str(exc))
+    return check(mirror.statement, certificate, draw)
+
+
 def _value(entry: dict[str, Any], value: Any) -> np.ndarray:
     """A counterexample value back in the form the property draws it."""
     if isinstance(value, dict) and set(value) == {"re", "im"}:
@@ -117,4 +149,5 @@ def replay(mirror: Any, text: str) -> Replay:
     return Replay(mirror.name, verdict, err, method)
 
 
-__all__ = ["Replay", "attach_replay", "example_from_json", "replay", "replay_command"]
+__all__ = ["Replay", "attach_replay", "certify", "check_certificate", "example_from_json", "replay",
+           "replay_command"]

@@ -9,16 +9,13 @@ exactly, and a junk branch only when its guard is decided.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from bridge.scanner import scan_project
 from mirror.judge.exact import FAILS, HOLDS, UNDECIDED, VACUOUS, decide
 from mirror.product.pipeline import build_mirrors
-from tests.mirror.conftest import PLANTED
+from tests.judge.conftest import planted_project
 
 SOURCE = """
 theorem rpow_sub' (x y z : ℝ) (hx : 0 < x) : x ^ (y - z) = x ^ y / x ^ z := by sorry
@@ -37,12 +34,7 @@ theorem div_tiny (x : ℝ) : x / (x * 0) = 0 := by sorry
 
 @pytest.fixture(scope="module")
 def mirrors(tmp_path_factory):
-    project = tmp_path_factory.mktemp("ball") / "project"
-    (project / "lean").mkdir(parents=True)
-    for name in ("lakefile.toml", "lean-toolchain"):
-        shutil.copy(PLANTED / name, project / name)
-    (project / "lean" / "Planted.lean").write_text(
-        "import Mathlib\n\nopen Real NNReal ENNReal\n\n" + SOURCE, encoding="utf-8")
+    project = planted_project(tmp_path_factory.mktemp("ball"), SOURCE)
     return {m.name.rsplit(".", 1)[-1]: m for m in build_mirrors(scan_project(project))}
 
 
