@@ -103,8 +103,10 @@ class Replay:
     #: (outside the hypotheses or the sampled domain), ``undecided`` (no precision decides).
     verdict: str
     float_error: float | None = None
-    #: How the example was decided (``exact rational arithmetic``, ``mpmath at …``).
+    #: How the example was decided (``exact rational arithmetic``, ``ball arithmetic at …``).
     method: str | None = None
+    #: For a refuted example: the independent checker's verdict on its certificate.
+    checked: str | None = None
 
     def line(self) -> str:
         detail = {
@@ -117,15 +119,16 @@ class Replay:
             "rejected": "this example is outside the hypotheses or the sampled domain",
             "undecided": f"no precision decides this example ({self.method})",
         }[self.verdict]
-        return f"{self.verdict}: {self.name}: {detail}"
+        checked = f"; certificate {self.checked}" if self.checked else ""
+        return f"{self.verdict}: {self.name}: {detail}{checked}"
 
 
 def replay(mirror: Any, text: str) -> Replay:
     """Run ``mirror`` (a ready :class:`~mirror.product.pipeline.Mirror`) on the example ``text``,
     deciding it exactly as a check does (:class:`mirror.judge.checks.Judge`)."""
     from mirror.bind.binding import runtime_bindings
-    from mirror.judge.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge, Tally,
-                               evaluate, holds)
+    from mirror.judge.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge,
+                                     Outcome, Tally, evaluate, holds)
     from mirror.judge.exact import as_batch
     from mirror.evaluate.runtime import NumpyRuntime
 
@@ -146,7 +149,16 @@ def replay(mirror: Any, text: str) -> Replay:
     method = judge.last_decision.method if judge.last_decision else None
     verdict = {PASS: "holds", REJECT: "rejected", REFUTED: "refuted",
                FLOAT_ONLY: "float-only"}.get(kind, "undecided")
-    return Replay(mirror.name, verdict, err, method)
+    checked = None
+    if verdict == "refuted" and not mirror.bound_to:
+        # the replay runs the independent checker on the certificate of what it refuted
+        from mirror.judge.checks import readable
+
+        outcome = Outcome(status="refuted", counterexample=readable(example),
+                          decision_method=method or "")
+        certificate = certify(mirror, outcome)
+        checked = certificate["checked"] if certificate else None
+    return Replay(mirror.name, verdict, err, method, checked)
 
 
 __all__ = ["Replay", "attach_replay", "certify", "check_certificate", "example_from_json", "replay",

@@ -123,3 +123,12 @@ def test_reading_a_file_that_is_not_a_certificate_names_what_is_wrong(tmp_path):
     path.write_text(json.dumps({"format": FORMAT, "version": 99}), encoding="utf-8")
     with pytest.raises(CertificateError, match="version 99, expected 1"):
         read(path)
+
+
+def test_the_replay_runs_the_checker(rows, project, capsys):
+    mirror, row = rows["exp_lt_one"]
+    example = json.dumps(row.counterexample)
+    base = ["check", mirror.name, "--project", str(project), "--method", "scanner"]
+    assert main([*base, "--example", example]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("refuted: ") and "; certificate accepted: " in out
