@@ -33,6 +33,10 @@ from mirror.evaluate.functions import BallFunctions
 from mirror.evaluate.runtime import NumpyRuntime, install_unary
 from mirror.evaluate.truth import Truth
 
+#: An exact power ``p/q ^ n`` is computed exactly up to this many bits, else as a ball.
+EXACT_POWER_BITS = 1 << 16
+
+
 class BallRuntime(BallFunctions, NumpyRuntime):
     """Rigorous evaluation of a statement at one draw (batch 1, object arrays).
 
@@ -183,10 +187,12 @@ class BallRuntime(BallFunctions, NumpyRuntime):
                     return 0  # 0⁻¹ = 0 in a group with zero
                 if s is None:
                     return arb.nan()
-                if is_exact(a):
-                    return fmpq(exact_value(a)) ** n
             if is_exact(a):
-                return exact_value(a) ** n
+                base = fmpq(exact_value(a))
+                size = max(int(base.p).bit_length(), int(base.q).bit_length())
+                if abs(n) * size <= EXACT_POWER_BITS:
+                    return base ** n if n < 0 else exact_value(a) ** n
+                return ball(a) ** n
             return a ** n
 
         return self._each2(one, x, k)
@@ -208,8 +214,10 @@ class BallRuntime(BallFunctions, NumpyRuntime):
             if sign_of(b) == 0:
                 return 1
             if is_exact(b) and fmpq(exact_value(b)).q == 1 and is_exact(a):
-                n = int(fmpq(exact_value(b)).p)
-                return fmpq(exact_value(a)) ** n  # an integral exponent of an exact base
+                n, base = int(fmpq(exact_value(b)).p), fmpq(exact_value(a))
+                size = max(int(base.p).bit_length(), int(base.q).bit_length())
+                if abs(n) * size <= EXACT_POWER_BITS:
+                    return base ** n  # an integral exponent of an exact base, exactly
             magnitude = (ball(abs(exact_value(a)) if is_exact(a) else abs(a)).log()
                          * ball(b)).exp()
             return magnitude if s > 0 else magnitude * (ball(b) * arb.pi()).cos()

@@ -24,10 +24,13 @@ from mirror.judge.guard import Guard
 from mirror.translate.reals import (LeanArcsin, LeanCot, LeanDiv, LeanLog, LeanRpow, LeanSqrt,
                                     LeanTan)
 
-#: Seconds one ``simplify`` of a difference may take.
-SIMPLIFY_SECONDS = 1.0
+#: Seconds one rewriting of a difference may take.
+SIMPLIFY_SECONDS = 0.5
 #: Seconds one whole evaluation of a statement at a draw may take.
-EVALUATION_SECONDS = 3.0
+EVALUATION_SECONDS = 1.0
+
+#: Rewritings tried, in order, to prove a difference is 0.
+_REWRITES = (sp.powsimp, sp.expand, sp.simplify)
 
 #: sympy functions of one argument, by runtime method.
 _SYMPY_UNARY = {
@@ -195,12 +198,17 @@ class SympyRuntime(BallRuntime):
     # ---- relations --------------------------------------------------------------------------
 
     def _zero(self, difference: sp.Basic) -> bool:
-        """Is ``difference`` proved to be 0 (sympy's simplification, within the bound)?"""
+        """Is ``difference`` proved to be 0? Cheap rewritings first (powers of one base
+        combined: ``x ^ (y - 1) - x ^ y / x``), then sympy's ``simplify``, each within the
+        bound (none assumes anything sympy does not know of the numbers)."""
         if difference == 0:
             return True
-        guard = Guard(self.seconds)
-        simplified = guard.call("simplify", sp.simplify, difference)
-        return simplified is not None and simplified == 0
+        for rewrite in _REWRITES:
+            guard = Guard(self.seconds)
+            simplified = guard.call(rewrite.__name__, rewrite, difference)
+            if simplified is not None and simplified == 0:
+                return True
+        return False
 
     def eq(self, a, b) -> Truth:
         results = []
