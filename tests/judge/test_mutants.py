@@ -253,3 +253,109 @@ def test_a_decided_failing_draw_refutes():
     assert judge.classify({"x": np.float64(0.5)}, True, False, True, True, 1.0) == REFUTED
     outcome = _summarize(judge.tally, ["m"], False, 0.5)
     assert outcome.status == "refuted" and outcome.decision_method == "exact rational arithmetic"
+
+
+# ---- truth values: connectives propagate "decided" (sure) as three-valued logic -----------
+
+def _truths():
+    """Four draws: (true, sure), (false, sure), (true, unsure), (false, unsure)."""
+    from mirror.evaluate.truth import Truth
+
+    ok = np.array([True, False, True, False])
+    return Truth(ok, ok.copy(), np.array([0.0, 2.0, 0.5, 3.0]),
+                 np.array([True, True, False, False]))
+
+
+def _pairs():
+    from mirror.evaluate.truth import Truth
+
+    # a over the 16 combinations with b
+    a_ok = np.repeat([True, False, True, False], 4)
+    a_sure = np.repeat([True, True, False, False], 4)
+    b_ok = np.tile([True, False, True, False], 4)
+    b_sure = np.tile([True, True, False, False], 4)
+    a = Truth(a_ok, a_ok.copy(), np.where(a_ok, 0.0, 1.0), a_sure)
+    b = Truth(b_ok, b_ok.copy(), np.where(b_ok, 0.0, 2.0), b_sure)
+    return a, b, NumpyRuntime(16, 8)
+
+
+def _kleene(values, sure):
+    return [v if s else None for v, s in zip(values, sure)]
+
+
+def _expected(op):
+    out = []
+    for a in (True, False, None, None):
+        for b in (True, False, None, None):
+            out.append(op(a, b))
+    return out
+
+
+def _k_and(a, b):
+    return False if False in (a, b) else (None if None in (a, b) else True)
+
+
+def _k_or(a, b):
+    return True if True in (a, b) else (None if None in (a, b) else False)
+
+
+def _k_not(a):
+    return None if a is None else not a
+
+
+@pytest.mark.parametrize("method, op", [
+    ("and_", _k_and), ("or_", _k_or),
+    ("implies", lambda a, b: _k_or(_k_not(a), b)),
+    ("iff", lambda a, b: None if None in (a, b) else a == b),
+])
+def test_connectives_are_decided_exactly_where_kleene_logic_decides(method, op):
+    a, b, rt = _pairs()
+    t = getattr(rt, method)(a, b)
+    decided = _kleene(list(t.ok), list(t.sure))
+    assert decided == _expected(op), method
+
+
+def test_connectives_exact_and_errors():
+    a, b, rt = _pairs()
+    both = rt.and_(a, b)
+    assert list(both.exact) == list(a.exact & b.exact)
+    assert list(both.err) == list(np.maximum(a.err, b.err))
+    either = rt.or_(a, b)
+    assert list(either.exact) == list(a.exact | b.exact)
+    # a disjunction's error: the smallest among the parts that hold, else the smallest
+    assert list(either.err) == [0.0 if (x or y) else min(e, f)
+                                for x, y, e, f in zip(a.ok, b.ok, a.err, b.err)]
+    implied = rt.implies(a, b)
+    assert list(implied.exact) == list(~a.exact | b.exact)
+    assert list(implied.err) == list(np.where(a.ok, b.err, 0.0))
+    negated = rt.not_(a)
+    assert list(negated.ok) == list(~a.ok) and list(negated.exact) == list(~a.exact)
+    assert list(negated.sure) == list(a.sure)
+    assert list(negated.err) == list(np.where(a.ok, np.inf, 0.0))
+    assert rt.and_().ok.all() and rt.and_().sure.all()
+
+
+def test_prop_ite_takes_the_decided_branch_and_its_sureness():
+    a, b, rt = _pairs()
+    from mirror.evaluate.truth import Truth
+
+    cond = Truth(a.ok, a.ok.copy(), np.zeros(16), a.sure)
+    t = rt.prop_ite(cond, lambda: b, lambda: rt.not_(b))
+    assert list(t.ok) == list(np.where(a.ok, b.ok, ~b.ok))
+    assert list(t.sure) == list(a.sure & b.sure)
+
+
+def test_quantifiers_decide_by_one_sure_witness_or_all_sure():
+    from mirror.evaluate.truth import Truth
+
+    rt = NumpyRuntime(2, 8)
+    # draw 0: terms (true sure, false sure); draw 1: (true sure, false unsure)
+    terms = {0: Truth(np.array([True, True]), np.array([True, True]), np.zeros(2),
+                      np.array([True, True])),
+             1: Truth(np.array([False, False]), np.array([False, False]), np.array([1.0, 1.0]),
+                      np.array([True, False]))}
+    every = rt.forall_range(lambda j: terms[j], 0, 2)
+    assert list(every.ok) == [False, False] and list(every.sure) == [True, False]
+    some = rt.exists_range(lambda j: terms[j], 0, 2)
+    assert list(some.ok) == [True, True] and list(some.sure) == [True, True]
+    assert list(some.err) == [0.0, 0.0] and list(every.err) == [1.0, 1.0]
