@@ -131,4 +131,4 @@ def test_the_replay_runs_the_checker(rows, project, capsys):
     base = ["check", mirror.name, "--project", str(project), "--method", "scanner"]
     assert main([*base, "--example", example]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("refuted: ") and "; certificate accepted: " in out
+    assert "refuted: " in out and "; certificate accepted: " in out
