@@ -151,6 +151,8 @@ def start_bits(example: dict[str, Any]) -> int:
 
 
 def _ball_method(trace: list[dict], bits: int) -> str:
+    if not trace:
+        return "exact evaluation (no relation left to decide)"
     exact = all(entry["difference"]["rad"] == "0" for entry in trace)
     return EXACT_METHOD if exact else f"ball arithmetic at {bits} bits"
 

@@ -27,10 +27,15 @@ from mirror.translate.reals import (LeanArcsin, LeanCot, LeanDiv, LeanLog, LeanR
 #: Seconds one rewriting of a difference may take.
 SIMPLIFY_SECONDS = 0.5
 #: Seconds one whole evaluation of a statement at a draw may take.
-EVALUATION_SECONDS = 1.0
+EVALUATION_SECONDS = 2.0
 
-#: Rewritings tried, in order, to prove a difference is 0.
-_REWRITES = (sp.powsimp, sp.expand, sp.simplify)
+def _exponential(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with hyperbolic and trigonometric functions as exponentials, cancelled."""
+    return sp.cancel(expr.rewrite(sp.exp))
+
+
+#: Rewritings tried, cheapest first, to prove a difference is 0 (each an identity).
+_REWRITES = (sp.powsimp, sp.expand, _exponential, sp.trigsimp, sp.simplify)
 
 #: sympy functions of one argument, by runtime method.
 _SYMPY_UNARY = {
