@@ -341,8 +341,34 @@ def test_prop_ite_takes_the_decided_branch_and_its_sureness():
 
     cond = Truth(a.ok, a.ok.copy(), np.zeros(16), a.sure)
     t = rt.prop_ite(cond, lambda: b, lambda: rt.not_(b))
-    assert list(t.ok) == list(np.where(a.ok, b.ok, ~b.ok))
-    assert list(t.sure) == list(a.sure & b.sure)
+    other = rt.not_(b)
+    assert list(t.ok) == list(np.where(a.ok, b.ok, other.ok))
+    assert list(t.exact) == list(np.where(a.ok, b.exact, other.exact))
+    assert list(t.err) == list(np.where(a.ok, b.err, other.err))
+    assert list(t.sure) == list(a.sure & np.where(a.ok, b.sure, other.sure))
+
+
+def test_float_equality_of_arrays_is_normwise_and_sure_beyond_the_tolerance():
+    rt = NumpyRuntime(3, 8, 1e-9)
+    a = np.array([[[1.0, 2.0], [3.0, 4.0]], [[1e6, 1.0], [0.0, 0.0]], [[1.0, np.nan], [0, 0]]])
+    b = a.copy()
+    b[0, 0, 0] = 1.0 + 1e-12  # within the tolerance: holds, not sure
+    b[1, 1, 1] = 1e-4  # 1e-4 against an entry of 1e6: norm-wise 1e-10, within
+    b[2, 0, 0] = 2.0  # off by 1 in a matrix of scale 1 (a NaN entry is infinitely off)
+    t = rt.eq(a, b)
+    assert list(t.ok) == [True, True, False]
+    assert list(t.exact) == [False, False, False]
+    assert t.err[0] == pytest.approx(1e-12, rel=1e-3)
+    assert t.err[1] == pytest.approx(1e-10, rel=1e-6) and t.err[2] == np.inf
+    assert list(t.sure) == [False, False, True]
+    same = rt.eq(np.ones((3, 2)), np.ones((3, 2)))
+    assert same.ok.all() and same.exact.all() and (same.err == 0).all()
+    empty = rt.eq(np.ones((3, 0)), np.ones((3, 0)))
+    assert empty.ok.all() and (empty.err == 0).all()
+    ints = rt.eq(np.array([1, 2, 3]), np.array([1, 2, 4]))
+    assert list(ints.ok) == [True, True, False] and ints.sure.all()
+    nan = rt.eq(np.array([np.nan, np.inf, 1.0]), np.array([np.nan, np.inf, 1.0]))
+    assert list(nan.ok) == [False, True, True] and nan.err[0] == np.inf
 
 
 def test_quantifiers_decide_by_one_sure_witness_or_all_sure():
