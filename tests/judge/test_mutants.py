@@ -385,3 +385,29 @@ def test_quantifiers_decide_by_one_sure_witness_or_all_sure():
     some = rt.exists_range(lambda j: terms[j], 0, 2)
     assert list(some.ok) == [True, True] and list(some.sure) == [True, True]
     assert list(some.err) == [0.0, 0.0] and list(every.err) == [1.0, 1.0]
+
+
+def test_quantifiers_over_ranges_that_differ_per_draw():
+    from mirror.evaluate.truth import Truth
+
+    rt = NumpyRuntime(3, 8)
+    # draw 0 sees j = 0 only, draw 1 sees j = 0, 1, draw 2 sees nothing (empty range)
+    hi = np.array([1, 2, 0])
+    ok = {0: np.array([True, True, True]), 1: np.array([False, False, False])}
+    exact = {0: np.array([True, False, True]), 1: np.array([False, False, False])}
+    err = {0: np.array([0.0, 0.5, 0.0]), 1: np.array([2.0, 3.0, 4.0])}
+    sure = {0: np.array([True, False, True]), 1: np.array([True, True, False])}
+
+    def body(j):
+        return Truth(ok[j], exact[j], err[j], sure[j])
+
+    every = rt.forall_range(body, 0, hi)
+    assert list(every.ok) == [True, False, True]
+    assert list(every.exact) == [True, False, True]
+    assert list(every.err) == [0.0, 3.0, 0.0]
+    assert list(every.sure) == [True, True, True]  # draw 1: a sure false term decides
+    some = rt.exists_range(body, 0, hi)
+    assert list(some.ok) == [True, True, False]
+    assert list(some.exact) == [True, False, False]
+    assert list(some.err) == [0.0, 0.0, np.inf]
+    assert list(some.sure) == [True, False, True]  # draw 1: its true term is not sure
