@@ -411,3 +411,48 @@ def test_quantifiers_over_ranges_that_differ_per_draw():
     assert list(some.exact) == [True, False, False]
     assert list(some.err) == [0.0, 0.0, np.inf]
     assert list(some.sure) == [True, False, True]  # draw 1: its true term is not sure
+
+
+# ---- the tolerance comparison of a bound implementation -------------------------------------
+
+def test_the_tolerance_path_compares_at_fifty_digits_within_the_tolerance():
+    from mirror.evaluate.runtime import OutOfDomain
+
+    example = {"x": np.float64(3.0)}
+    off = decide(lambda rt, v_x: (rt.truth(True), rt.eq(v_x, v_x * (1 + rt.number("1e-7")))),
+                 PLAN, example, tolerance=1e-9)
+    assert off.verdict == FAILS and off.method == "mpmath at 50 digits within 1e-09"
+    assert off.error == pytest.approx(1e-7, rel=1e-6)
+    close = decide(lambda rt, v_x: (rt.truth(True), rt.eq(v_x, v_x * (1 + rt.number("1e-12")))),
+                   PLAN, example, tolerance=1e-9)
+    assert close.verdict == HOLDS and close.error == pytest.approx(1e-12, rel=1e-6)
+    vacuous = decide(lambda rt, v_x: (rt.lt(v_x, 0), rt.truth(False)), PLAN, example,
+                     tolerance=1e-9)
+    assert vacuous.verdict == VACUOUS and vacuous.method.startswith("mpmath at 50 digits")
+
+    def outside(rt, v_x):
+        raise OutOfDomain("an index outside the sampled prefix")
+
+    assert decide(outside, PLAN, example, tolerance=1e-9).verdict == UNDECIDED
+
+    def invalid(rt, v_x):
+        rt.invalid[:] = True
+        return rt.truth(True), rt.truth(False)
+
+    assert decide(invalid, PLAN, example, tolerance=1e-9).verdict == UNDECIDED
+
+    def raises(rt, v_x):
+        raise ZeroDivisionError("1 / 0")
+
+    failed = decide(raises, PLAN, example, tolerance=1e-9)
+    assert failed.verdict == UNDECIDED and "ZeroDivisionError" in failed.method
+
+
+def test_undecided_ennreal_guards_name_the_operation():
+    rt = _rt()
+    _one(rt, "enn_mul", arb(0, 1e-30), fmpq(2))
+    _one(rt, "enn_mul", fmpq(2), arb(0, 1e-30))
+    _one(rt, "enn_inv", arb(0, 1e-30))
+    assert rt.reasons == ["whether an operand of a product is 0",
+                          "whether an operand of an inverse is 0"]
+    assert balls.is_top(_one(rt, "enn_add", fmpq(1), arb.pos_inf()))
