@@ -130,8 +130,15 @@ def enclosure(value: Any) -> dict[str, str]:
     return {"mid": _dyadic(value.mid()), "rad": _dyadic(value.rad())}
 
 
+#: Beyond this binary exponent a dyadic number is written ``m*2^e`` (still exact): its
+#: rational form would have more digits than is reasonable to build.
+DYADIC_EXPONENT_LIMIT = 4096
+
+
 def _dyadic(value: arb) -> str:
     mantissa, exponent = value.man_exp()
+    if abs(int(exponent)) > DYADIC_EXPONENT_LIMIT:
+        return f"{int(mantissa)}*2^{int(exponent)}"
     exact = Fraction(int(mantissa)) * (Fraction(2) ** int(exponent))
     return str(exact)
 

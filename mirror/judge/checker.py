@@ -22,6 +22,8 @@ from flint import acb, arb, ctx, fmpq
 from bridge.errors import LeanMirrorError
 from mirror.translate import reals
 
+#: Binary exponents of enclosures the checker writes as exact rationals, at most.
+EXPONENT_LIMIT = 1 << 16
 #: Precisions the checker tries, in bits.
 PRECISIONS = (128, 512, 2048, 8192)
 
@@ -261,6 +263,9 @@ def _interval(value) -> tuple[Fraction, Fraction]:
 
 def _dyadic(value: arb) -> Fraction:
     mantissa, exponent = value.man_exp()
+    if abs(int(exponent)) > EXPONENT_LIMIT:
+        raise Undecided(f"an enclosure with binary exponent {int(exponent)} (beyond "
+                        f"{EXPONENT_LIMIT}: too large to write as a rational)")
     return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 

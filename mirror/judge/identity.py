@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from mirror.evaluate.ball_runtime import BallRuntime
+from mirror.evaluate.ball_runtime import EXACT_POWER_BITS, BallRuntime
 from mirror.evaluate.runtime import install_unary
 from mirror.evaluate.truth import Truth
 from mirror.judge.guard import Guard
@@ -55,6 +55,13 @@ def _number(value) -> sp.Basic:
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
     raise TypeError(f"SympyRuntime: not an exact number: {type(value).__name__}")
+
+
+def _huge(base: sp.Rational, exponent: sp.Integer) -> bool:
+    """Would ``base ^ exponent`` have more than :data:`EXACT_POWER_BITS` bits? (Forming it
+    is one big-integer operation no time bound interrupts.)"""
+    size = max(int(base.p).bit_length(), int(base.q).bit_length())
+    return abs(int(exponent)) * size > EXACT_POWER_BITS
 
 
 class SympyRuntime(BallRuntime):
@@ -129,13 +136,20 @@ class SympyRuntime(BallRuntime):
         return self._each2(LeanDiv, a, b)
 
     def power(self, x, k):
-        return self._each2(lambda a, n: LeanDiv(1, a ** -n) if n < 0 else a ** n, x, k)
+        def one(a, n):
+            if a.is_Rational and _huge(a, n):
+                raise TypeError("SympyRuntime: an exact power too large to form")
+            return LeanDiv(1, a ** -n) if n < 0 else a ** n
+
+        return self._each2(one, x, k)
 
     def rpow(self, x, y):
         """``Real.rpow`` on exact numbers; a rational base's power stays unevaluated (sympy
         would factor its numerator and denominator to simplify it)."""
 
         def one(a, b):
+            if a.is_Rational and b.is_Integer and _huge(a, b):
+                raise TypeError("SympyRuntime: an exact power too large to form")
             if a.is_Rational and b.is_Rational and b.q != 1:
                 if a > 0:
                     return sp.Pow(a, b, evaluate=False)
