@@ -45,6 +45,9 @@ class BallRuntime(BallFunctions, NumpyRuntime):
     relation evaluated is recorded in :attr:`trace` (its kind, the enclosure of the
     difference, the decision)."""
 
+    #: Values are Python objects (balls, exact numbers), not float arrays.
+    object_values = True
+
     def __init__(self, nat_domain: int, bindings: dict[str, Callable] | None = None) -> None:
         super().__init__(1, nat_domain, 0.0, bindings)
         self.undecided = False

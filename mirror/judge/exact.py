@@ -85,15 +85,23 @@ class Decision:
 State = "bool | None"
 
 
+#: A part no evaluation decided.
+UNKNOWN = (None, False)
+
+
 def as_batch(example: dict[str, Any], plan: dict) -> dict[str, Any]:
     """One example as a batch of one, keyed by parameter name."""
     return stack([example], plan)
 
 
-def _part(truth) -> bool | None:
+def _part(truth) -> tuple[bool | None, bool]:
+    """``(value, known)`` of a part: ``value`` ``None`` when no enclosure decides it;
+    ``known`` false when it was seen on a finite part of an infinite domain only
+    (:mod:`mirror.evaluate.polarity`)."""
+    known = bool(np.asarray(truth.known).reshape(-1)[0])
     if not bool(np.asarray(truth.sure).reshape(-1)[0]):
-        return None
-    return bool(np.asarray(truth.ok).reshape(-1)[0])
+        return None, known
+    return bool(np.asarray(truth.ok).reshape(-1)[0]), known
 
 
 def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt) -> tuple:
@@ -107,29 +115,37 @@ def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt) -> tu
     except (ArithmeticError, ValueError, TypeError, ZeroDivisionError) as exc:
         rt.undecided = True
         rt.reasons.append(f"{type(exc).__name__}: {str(exc)[:120]}")
-        return None, None
+        return UNKNOWN, UNKNOWN
     if rt.invalid[0] or rt.impl_nonfinite[0]:
         return "out", "out"
     if rt.undecided:
-        return None, None
+        return UNKNOWN, UNKNOWN
     return _part(hyp), _part(concl)
 
 
-def _verdict(hyp: bool | None, concl: bool | None) -> str:
-    if hyp is False:
-        return VACUOUS
-    if hyp is True and concl is not None:
-        return HOLDS if concl else FAILS
+def _verdict(hyp: tuple, concl: tuple) -> str:
+    """The verdict of decided parts, in the polarity truncation allows: false hypotheses
+    make a draw vacuous only when known; a failing conclusion refutes only when the
+    hypotheses and the conclusion are both known."""
+    (hyp_value, hyp_known), (concl_value, concl_known) = hyp, concl
+    if hyp_value is False:
+        return VACUOUS if hyp_known else UNDECIDED
+    if hyp_value is True and concl_value is True:
+        return HOLDS
+    if hyp_value is True and concl_value is False and hyp_known and concl_known:
+        return FAILS
     return UNDECIDED
 
 
-def _combine(first: bool | None, second: bool | None) -> bool | None:
-    """Two sound decisions of one part: either decides; they cannot disagree."""
-    if first is None:
-        return second
-    if second is not None and second != first:
+def _combine(first: tuple, second: tuple | None) -> tuple:
+    """Two sound decisions of one part: either decides; they cannot disagree. The part is
+    known only where both runs know it (they evaluate the same truncations)."""
+    if second is None or second[0] is None:
+        return first
+    (a, a_known), (b, b_known) = first, second
+    if a is not None and b is not None and a != b:
         raise ArithmeticError("ball arithmetic and sympy decide a part differently")
-    return first
+    return (a if a is not None else b), a_known and b_known
 
 
 def start_bits(example: dict[str, Any]) -> int:
@@ -231,10 +247,14 @@ def _within_tolerance(function: Callable, plan: dict, example: dict[str, Any],
     method = f"mpmath at {TOLERANCE_DIGITS} digits within {tolerance:g}"
     if rt.invalid[0] or rt.impl_nonfinite[0]:
         return Decision(UNDECIDED, method, math.nan)
+    hyp_known, concl_known = bool(np.asarray(hyp.known)[0]), bool(np.asarray(concl.known)[0])
     if not bool(np.asarray(hyp.ok)[0]):
-        return Decision(VACUOUS, method)
+        return Decision(VACUOUS if hyp_known else UNDECIDED, method)
     error = float(np.asarray(concl.err)[0])
-    return Decision(HOLDS if bool(np.asarray(concl.ok)[0]) else FAILS, method, error)
+    if bool(np.asarray(concl.ok)[0]):
+        return Decision(HOLDS, method, error)
+    # a value seen on a prefix of ℕ only is no refutation (mirror.evaluate.polarity)
+    return Decision(FAILS if hyp_known and concl_known else UNDECIDED, method, error)
 
 
 __all__ = ["Decision", "EXACT_METHOD", "FAILS", "HOLDS", "MAX_BITS", "UNDECIDED", "VACUOUS",
