@@ -417,11 +417,11 @@ class Elaborator(Inference, Arithmetic, Relations):
                 return Value(V.FinWrap(value.expr, target.args[0]), target)
             raise Untranslatable(f"coercion from {source} to {target}")
         if target.kind == "Matrix" and source.kind in ("Nat", "Int", "PNat"):
-            # Nat.cast / Int.cast into a matrix ring: `(n : Matrix ι ι R) = n • 1`
-            rows = target.args[0]
-            if rows.kind != "Fin":
-                raise Untranslatable(f"coercion from {source} to {target}")
-            return Value(V.LMatSMul(value.expr, V.LMatOne(rows.args[0])), target)
+            # Nat.cast / Int.cast into a matrix ring is `n • 1`; as LMatSMul(n, LMatOne) the
+            # check of Mathlib's `Finset.sum_choose_succ_mul` ran past its 120 s budget, so
+            # the cast stays untranslatable (named), never the scalar broadcast it was
+            raise Untranslatable(f"coercion from {source} to {target}",
+                                 "a cast into a matrix ring (n • 1) is not translated")
         src_kind = "Nat" if source.kind == "Fin" else source.kind
         if (source.is_numeric or source.kind == "Fin") and target.is_numeric:
             if coerces(src_kind, target.kind) or value.numeral:
