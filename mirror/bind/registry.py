@@ -333,7 +333,8 @@ def resolve(spec: BindingSpec, declarations: Mapping[str, Declaration]) -> Bindi
     return Binding(spec.lean_name, target, call, spec.description or convention,
                    dict(spec.domain), vectorized=batch, convention=convention,
                    source=spec.source, result_ndim=result_ndim,
-                   function=None if isinstance(spec.impl, str) else function)
+                   function=None if isinstance(spec.impl, str) else function,
+                   profile=spec.profile)
 
 
 # ---- the registry of a project --------------------------------------------------------------

@@ -63,6 +63,10 @@ class Outcome:
     method: str = ""
     float_mismatches: int = 0
     notes: list[str] = field(default_factory=list)
+    #: A conformance row's accuracy profile: one dict per dtype (``dtype``, ``examples``,
+    #: ``max_ulps``, ``p99_ulps``, ``max_rel``, ``p99_rel``, ``budget``, ``worst`` — the
+    #: input of the largest error, Lean-named like ``counterexample`` — and ``skipped``).
+    accuracy: list[dict[str, Any]] | None = None
 
 
 PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
@@ -267,6 +271,13 @@ def run_property(
     exactly. ``time_budget`` (seconds) is honoured between examples and sweep batches: the
     examples decided before it ran out still count."""
     bindings = bindings or {}
+    adapter = _conformance_adapter(name, bindings)
+    if adapter is not None:
+        from mirror.judge.accuracy import run_conformance
+
+        return run_conformance(function, plan, name=name, lean_name=adapter.binding.lean_name,
+                               adapter=adapter, bindings=bindings, max_examples=max_examples,
+                               database=database, time_budget=time_budget, digest=digest)
     if not plan["variables"]:
         # a closed statement has exactly one example
         max_examples, sweep = min(max_examples, 1), min(sweep, 1)
@@ -282,6 +293,14 @@ def run_property(
         out_of_time = _sweep(judge, sweep, seed, deadline)
         methods.append(f"vectorized sweep ({sweep} draws)")
     return _summarize(tally, methods, out_of_time, max_reject_fraction)
+
+
+def _conformance_adapter(name: str, bindings: dict[str, Callable]):
+    """The adapter of the binding whose conformance row ``name`` is (``None``: no such row,
+    or an adapter that carries no binding profile)."""
+    lean_name = name.removesuffix(".conformance")
+    adapter = bindings.get(lean_name) if lean_name != name else None
+    return adapter if getattr(adapter, "binding", None) is not None else None
 
 
 def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
