@@ -51,6 +51,8 @@ class StatementResult:
     #: For a statement over type parameters: the carriers it was checked at
     #: (``R := ℝ``, one entry per instance; see :mod:`mirror.translate.instances`).
     carriers: list[str] = field(default_factory=list)
+    #: A conformance row's accuracy per dtype (:attr:`mirror.judge.checks.Outcome.accuracy`).
+    accuracy: list[dict[str, Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

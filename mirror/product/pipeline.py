@@ -483,7 +483,25 @@ def _run_checks(mirror: Mirror, settings: CheckSettings, guard: Guard,
         time_budget=budget,
         max_reject_fraction=settings.max_reject_fraction,
         digest=mirror.source or "",
+        unfolded=_unfolded_function(mirror),
     )
+
+
+def _unfolded_function(mirror: Mirror) -> Callable | None:
+    """The property over Lean's own definitions of a theorem's bound kernels (``None``:
+    no kernel, or the unfolded statement does not print or draws other variables)."""
+    statement = mirror.unfolded
+    if not mirror.bound_to or statement is None or statement.bound:
+        return None
+    if [v.name for v in statement.variables] != [v.name for v in mirror.statement.variables]:
+        return None
+    try:
+        printed = print_property(statement)
+    except CodegenError:
+        return None
+    unfolded = Mirror(mirror.declaration, "ready", source=printed.source,
+                      function_name=printed.function_name)
+    return unfolded.load()
 
 
 def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
@@ -511,6 +529,7 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
         reason=reason,
         method=method,
         duration=round(elapsed, 3),
+        accuracy=outcome.accuracy,
     )
 
 
