@@ -132,7 +132,9 @@ def wide_arrays(shape: tuple, element: st.SearchStrategy, lo: float, hi: float,
         return plain
     value = wide_reals(lo, hi, lo_strict, hi_strict, dtype)
     eps = r["eps"]
-    steps = st.lists(st.integers(-4, 4), min_size=size, max_size=size).map(np.array)
+    # the structure's details come from a seeded generator: any size, one draw each
+    seeds = st.integers(0, 2 ** 32 - 1).map(np.random.default_rng)
+    exponents = (math.log10(r["tiny"]), math.log10(r["max"]))
 
     def one_hot(p):
         base, spike, at = p
@@ -140,19 +142,27 @@ def wide_arrays(shape: tuple, element: st.SearchStrategy, lo: float, hi: float,
         out[at % size] = spike
         return clip(out)
 
+    def nearly_equal(p):
+        c, rng = p
+        return clip(c * (1 + rng.integers(-4, 5, size) * eps))
+
+    def offset(p):
+        power, sign, rng = p
+        return clip(sign * _pow10(power) + rng.uniform(-1, 1, size))
+
+    def dynamic(rng):
+        signs = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+        return clip(signs * _pow10(rng.uniform(*exponents, size)))
+
     patterns = [
         plain,
         value.map(lambda c: clip(np.full(size, c))),
         st.tuples(st.sampled_from([0.0, -NARROW, NARROW]), value,
                   st.integers(0, size - 1)).map(one_hot),
-        st.tuples(value, steps).map(_quiet(lambda p: clip(p[0] * (1 + p[1] * eps)))),
-        st.tuples(st.floats(3, math.log10(r["max"]) - 1), st.sampled_from([1.0, -1.0]),
-                  st.lists(st.floats(-1, 1), min_size=size, max_size=size)).map(
-            lambda p: clip(p[1] * _pow10(p[0]) + np.array(p[2]))),
-        st.tuples(st.lists(st.floats(math.log10(r["tiny"]), math.log10(r["max"])),
-                           min_size=size, max_size=size),
-                  st.lists(st.sampled_from([1.0, -1.0]), min_size=size, max_size=size)).map(
-            lambda p: clip(np.array(p[1]) * _pow10(p[0]))),
+        st.tuples(value, seeds).map(_quiet(nearly_equal)),
+        st.tuples(st.floats(3, exponents[1] - 1), st.sampled_from([1.0, -1.0]),
+                  seeds).map(_quiet(offset)),
+        seeds.map(_quiet(dynamic)),
     ]
     return st.one_of(*patterns)
 
