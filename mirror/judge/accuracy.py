@@ -72,7 +72,7 @@ class _Recorder:
     def call(self, name: str, dims: tuple, *args):  # noqa: D102
         if self.placeholder is not None:
             # the kernel's output stands in for the call (the row reads Lean's side only)
-            return self.lift(np.nan_to_num(np.asarray(self.placeholder, dtype=float)))
+            return self.lift(np.nan_to_num(np.asarray(self.placeholder)))
         self.called = super().call(name, dims, *args)
         return self.called
 
@@ -150,6 +150,8 @@ def _mp(value: Any) -> mpmath.mpf:
         return _CTX.mpf(value.numerator) / value.denominator
     if isinstance(value, (bool, int, np.integer, np.bool_)):
         return _CTX.mpf(int(value))
+    if isinstance(value, complex | np.complexfloating) or type(value).__name__ == "mpc":
+        return _CTX.mpc(value) if value.imag != 0 else _CTX.mpf(value.real)
     mid = getattr(value, "mid", None)
     if callable(mid):
         return _CTX.mpf(mid().str(40, radius=False))
@@ -175,14 +177,16 @@ def _errors(kernel: np.ndarray, lean: list, dtype: str) -> tuple[float, float, s
     top = dtype_range(dtype)["max"]
     worst_ulps, worst_rel, reason = 0.0, 0.0, ""
     for k, exact in zip(kernel.reshape(-1), lean):
-        k = float(k)
-        if not math.isfinite(k):
-            if abs(exact) > top and math.isinf(k) and (k > 0) == (exact > 0):
+        k = complex(k) if np.iscomplexobj(k) and complex(k).imag != 0 else float(np.real(k))
+        if not (math.isfinite(abs(k)) if isinstance(k, complex) else math.isfinite(k)):
+            if (not isinstance(k, complex) and abs(exact) > top and math.isinf(k)
+                    and (k > 0) == (exact > 0)):
                 continue  # beyond the dtype's range: overflow is the correct rounding
             return math.inf, math.inf, (f"returned {k} where Lean's value is "
                                         f"{_CTX.nstr(exact, 17)}")
-        diff = abs(_CTX.mpf(k) - exact)
-        ulps = float(diff / ulp(exact, dtype))
+        diff = abs((_CTX.mpc(k) if isinstance(k, complex) else _CTX.mpf(k)) - exact)
+        # a complex value: the error's modulus in ulps of the value's modulus
+        ulps = float(diff / ulp(abs(exact), dtype))
         rel = 0.0 if diff == 0 else (math.inf if exact == 0 else float(diff / abs(exact)))
         if ulps > worst_ulps:
             worst_ulps = ulps
@@ -229,7 +233,8 @@ class Meter:
             return None
         if rt.recorded is None or rt.invalid[0] or rt.called is None:
             return None
-        return np.asarray(rt.recorded[0], dtype=float), np.asarray(rt.called)
+        value = np.asarray(rt.recorded[0])
+        return value.astype(complex if np.iscomplexobj(value) else float), np.asarray(rt.called)
 
     def lean(self, example: dict[str, Any], placeholder: np.ndarray,
              scale: int = 1) -> tuple[list, str] | None:
@@ -259,7 +264,7 @@ class Meter:
         if rt.recorded is None or rt.invalid[0]:
             return None
         spec = np.asarray(rt.recorded[1], dtype=object).reshape(-1)
-        if not all(_CTX.isfinite(_mp(v)) for v in spec):
+        if not all(_CTX.isfinite(abs(_mp(v))) for v in spec):
             return None
         return [_mp(v) for v in spec], f"mpmath at {digits} digits"
 
@@ -333,9 +338,9 @@ class Meter:
         k = self.profile.k
         moved = self.sensitivity(m.example, m.lean, whole)
         allowed = [(self.budget_ulps if self.profile.rtol is None else
-                    1 + self.profile.rtol * float(abs(v) / ulp(v, self.dtype)))
-                   + k * float(d / ulp(v, self.dtype)) for v, d in zip(m.lean, moved)]
-        errors = [float(abs(_CTX.mpf(float(x)) - v) / ulp(v, self.dtype))
+                    1 + self.profile.rtol * float(abs(v) / ulp(abs(v), self.dtype)))
+                   + k * float(d / ulp(abs(v), self.dtype)) for v, d in zip(m.lean, moved)]
+        errors = [float(abs(_CTX.mpc(complex(x)) - v) / ulp(abs(v), self.dtype))
                   for x, v in zip(kernel.reshape(-1), m.lean)]
         m.budget = max(allowed) if allowed else self.budget_ulps
         m.passed = all(e <= a for e, a in zip(errors, allowed))

@@ -267,7 +267,7 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
 def _sample_free(rng, kind: str, shape: tuple, settings: dict) -> np.ndarray:
     """Complex numbers and booleans (:func:`_free_strategy`'s sets)."""
     if kind == "complex":
-        bound = settings["real_bound"]
+        bound = min(settings["real_bound"], 1e300)  # (a wide plan's bound is float64's max)
         return rng.uniform(-bound, bound, shape) + 1j * rng.uniform(-bound, bound, shape)
     if kind == "bool":
         return rng.random(shape) < 0.5
