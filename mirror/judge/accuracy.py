@@ -19,7 +19,9 @@ the binding's profile (:class:`mirror.bind.config.KernelProfile`):
 ℝ has no NaN or ∞: a NaN or infinite output where Lean's value is a real number within the
 dtype's range is a failure, reported with Lean's value beside the kernel's. Hypothesis
 searches for the worst error (``target``); a local search around the worst input found
-follows, so the reported maximum is a search result. A failure is shrunk by Hypothesis.
+follows, so the reported maximum is a search result. A failure is shrunk by Hypothesis; a
+dozen small seeded examples at the places kernels break (:func:`mirror.sample.wide.seeds`)
+are tried before the search.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.judge.exact import NotRational, RationalRuntime, start_digits
 from mirror.judge.fileio import open_example_database
 from mirror.sample.strategies import examples, stack
-from mirror.sample.wide import dtype_range, widened
+from mirror.sample.wide import dtype_range, seeds, widened
 
 #: Digits beyond :func:`mirror.judge.exact.start_digits` at which Lean's value is measured.
 EXTRA_DIGITS = 20
@@ -365,6 +367,20 @@ class _Stop(BaseException):
     """The time budget or the example count is spent."""
 
 
+def _seeded(meter: Meter, plan: dict, profile: Profile) -> None:
+    """The small examples of :func:`mirror.sample.wide.seeds`, first: a failure among them
+    is already small (Hypothesis's search comes next only when none fails)."""
+    for example in seeds(plan, meter.dtype):
+        m = meter.measure(example)
+        if isinstance(m, str):
+            profile.skip(m)
+        elif not m.passed:
+            profile.failure = m
+            return
+        else:
+            profile.add(m)
+
+
 def _search(meter: Meter, plan: dict, profile: Profile, max_examples: int, database,
             deadline: float | None, key: bytes) -> None:
     """Hypothesis with ``target`` on the error; a failure is shrunk and kept."""
@@ -465,8 +481,11 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
         meter = Meter(function, wide, lean_name, adapter, bindings, dtype)
         profile = Profile(dtype)
         until = None if share is None else min(deadline, time.monotonic() + share)
-        _search(meter, wide, profile, max_examples, database, until,
-                f"{name}|{digest}|{dtype}".encode())
+        if profile_cfg.magnitude == "wide":
+            _seeded(meter, wide, profile)
+        if profile.failure is None:
+            _search(meter, wide, profile, max_examples, database, until,
+                    f"{name}|{digest}|{dtype}".encode())
         if profile.failure is None:
             _local(meter, profile, until)
         profiles.append(profile)

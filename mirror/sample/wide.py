@@ -173,7 +173,86 @@ def wide_sizes(lo: int, hi: int) -> st.SearchStrategy:
     edges = [s for s in EDGE_SIZES if lo <= s <= hi and s > lo + 8]
     if hi > lo + 8 and hi not in edges:
         edges.append(hi)
-    return st.one_of(small, st.sampled_from(edges)) if edges else small
+    # three small draws to one edge size: large sizes are costly to decide exactly
+    return st.one_of(small, small, small, st.sampled_from(edges)) if edges else small
+
+
+#: Kinds of plan entries :func:`seeds` knows how to fill.
+_SEEDED = ("real", "array", "nat", "fin")
+
+
+def _const_range(entry: dict, array: bool) -> tuple[float, float] | None:
+    """The constant ``[lo, hi]`` of a real entry (strict ends moved inside); ``None`` when a
+    bound reads drawn values."""
+    lows = [entry.get("elem_lo")] if array else entry["lo"]
+    highs = [entry.get("elem_hi")] if array else entry["hi"]
+    lo, hi = -math.inf, math.inf
+    for bound, upper in [(b, False) for b in lows if b] + [(b, True) for b in highs if b]:
+        if "const" not in bound:
+            return None
+        value = float(bound["const"])
+        if bound["strict"]:
+            value = float(np.nextafter(value, -np.inf if upper else np.inf))
+        lo, hi = (lo, min(hi, value)) if upper else (max(lo, value), hi)
+    return lo, hi
+
+
+def seeds(plan: dict[str, Any], dtype: str) -> list[dict[str, Any]]:
+    """Some twenty small examples at the places kernels break, tried before the search:
+    every real the same special value (past ``exp``'s overflow, tiny, huge, the largest
+    finite) at dimensions 1 then 2, vectors with a large common offset, a one-hot vector;
+    indices 0.
+    Empty when the plan has entries these cannot fill (copies, choices, masks, bounds on
+    drawn values)."""
+    r = dtype_range(dtype)
+    values = [float(np.nextafter(r["exp_hi"], np.inf)), -r["exp_hi"] - 1, 1e-17, r["eps"],
+              math.sqrt(r["max"]) * 2, r["max"], -r["max"], r["tiny"], 0.0]
+    shapes = [("constant", v, n) for n in (1, 2) for v in values] + [
+        ("offset", 1e8, 3), ("offset", 1e15, 3), ("one-hot", r["exp_hi"] + 1, 2)]
+    out = []
+    for pattern, value, size in shapes:
+        example = _seed(plan, pattern, value, size)
+        if example is None:
+            return []
+        out.append(example)
+    return out
+
+
+def _seed(plan: dict, pattern: str, value: float, size: int) -> dict[str, Any] | None:
+    example: dict[str, Any] = {}
+    for entry in plan["variables"]:
+        kind = entry["kind"]
+        if kind not in _SEEDED or any(k in entry for k in ("copy", "value", "choices",
+                                                          "set_where", "fill")):
+            return None
+        if kind in ("nat", "fin"):
+            if entry["lo"] or entry["hi"]:
+                return None
+            example[entry["name"]] = size if entry["dimension"] else 0
+            continue
+        array = kind == "array"
+        if array and entry.get("elem") != "real":
+            return None
+        span = _const_range(entry, array)
+        if span is None:
+            return None
+        if not array:
+            example[entry["name"]] = float(np.clip(value, *span))
+            continue
+        dims = []
+        for spec in entry["shape"]:
+            if "var" in spec and spec["var"] in example:
+                dims.append(int(example[spec["var"]]))
+            elif "const" in spec:
+                dims.append(int(spec["const"]))
+            else:
+                return None
+        count = int(np.prod(dims))
+        flat = {"constant": np.full(count, value),
+                "offset": value + np.arange(count, dtype=float),
+                "one-hot": np.where(np.arange(count) == 0, value, 0.0)}[pattern]
+        example[entry["name"]] = np.clip(flat, *span).reshape(dims)
+    return example
 
 
 def sample_wide(rng: np.random.Generator, x: np.ndarray, lo, hi, lo_strict, hi_strict,
@@ -221,5 +300,6 @@ def wide_dtype(settings: dict[str, Any]) -> str | None:
     return draws.get("dtype", "float64") if draws and draws.get("magnitude") == "wide" else None
 
 
-__all__ = ["EDGE_SIZES", "dtype_range", "sample_sizes", "sample_wide", "specials", "wide_arrays",
+__all__ = ["EDGE_SIZES", "dtype_range", "sample_sizes", "sample_wide", "seeds", "specials",
+           "wide_arrays",
            "wide_dtype", "wide_reals", "wide_sizes", "widened"]
