@@ -126,3 +126,14 @@ def test_profile_keys_are_read():
     assert profile.dtypes == ("float32", "bfloat16") and profile.budget_ulps("float32") == 8
     assert profile.size_range(False) == (0, 64) and profile.reference == "m:g"
     assert profile.k == 3
+
+
+def test_nan_outputs_are_the_kernels_fault_not_rejections_by_absent_hypotheses():
+    rows = _rows(["Kernels.reluBroken.conformance", "Kernels.reluBroken_nonneg"])
+    conformance = rows["reluBroken.conformance"]
+    assert conformance.mirror_status == "refuted"
+    assert "returned nan where Lean's value is" in conformance.reason
+    theorem = rows["reluBroken_nonneg"]
+    assert theorem.mirror_status == "inconclusive"
+    assert "rejected by the hypotheses" not in theorem.reason
+    assert "where a bound kernel returned NaN or ±∞" in theorem.reason
