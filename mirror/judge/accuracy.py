@@ -19,9 +19,9 @@ the binding's profile (:class:`mirror.bind.config.KernelProfile`):
 ℝ has no NaN or ∞: a NaN or infinite output where Lean's value is a real number within the
 dtype's range is a failure, reported with Lean's value beside the kernel's. Hypothesis
 searches for the worst error (``target``); a local search around the worst input found
-follows, so the reported maximum is a search result. A failure is shrunk by Hypothesis; a
-dozen small seeded examples at the places kernels break (:func:`mirror.sample.wide.seeds`)
-are tried before the search.
+follows, so the reported maximum is a search result. A failure is shrunk by Hypothesis; some
+twenty small seeded examples at the places kernels break (:func:`mirror.sample.wide.seeds`)
+are tried when the search (given half the time) found none.
 """
 
 from __future__ import annotations
@@ -217,6 +217,8 @@ class Meter:
             self.reference = dict(bindings, **{name: type(adapter)(ref)})
         self.budget_ulps = self.profile.budget_ulps(dtype)
         self.nat_domain = plan["settings"]["nat_domain"]
+        #: ``time.monotonic()`` past which no further evaluation starts (``None``: none).
+        self.deadline: float | None = None
 
     def rounded(self, example: dict[str, Any]) -> dict[str, Any]:
         from mirror.bind.binding import round_to
@@ -294,7 +296,8 @@ class Meter:
         return moved
 
     def measure(self, example: dict[str, Any]) -> Measurement | str:
-        """One draw: its :class:`Measurement`, or why it was not measured."""
+        """One draw: its :class:`Measurement`, or why it was not measured (past
+        :attr:`deadline` a draw beyond the plain budget is not judged further)."""
         example = self.rounded(example)
         called = self.kernel(example, self.bindings)
         if called is None:
@@ -310,6 +313,9 @@ class Meter:
         ulps, rel, reason = _errors(kernel, lean, self.dtype)
         m = Measurement(example, ulps, rel, kernel, lean, True, self.budget_ulps, reason, method)
         if not self._within(m, self.budget_ulps, self.profile.rtol):
+            if (math.isfinite(m.ulps) and self.deadline is not None
+                    and time.monotonic() > self.deadline):
+                return "not judged: the time budget ended before its input sensitivity"
             self._judge_slowly(m, kernel, whole)
         if not m.passed and method.startswith("mpmath") and not self._stable(m, whole):
             return "Lean's value not stable between two precisions"
@@ -368,17 +374,36 @@ class _Stop(BaseException):
 
 
 def _seeded(meter: Meter, plan: dict, profile: Profile) -> None:
-    """The small examples of :func:`mirror.sample.wide.seeds`, first: a failure among them
-    is already small (Hypothesis's search comes next only when none fails)."""
+    """The small examples of :func:`mirror.sample.wide.seeds` (after the search, which
+    shrinks what it finds): a failing one has its array entries zeroed one by one while it
+    still fails."""
     for example in seeds(plan, meter.dtype):
         m = meter.measure(example)
         if isinstance(m, str):
             profile.skip(m)
         elif not m.passed:
-            profile.failure = m
+            profile.failure = _zeroed(meter, m)
             return
         else:
             profile.add(m)
+
+
+def _zeroed(meter: Meter, failure: Measurement) -> Measurement:
+    """``failure`` with as many array entries set to 0 as keep it failing (greedy)."""
+    best = failure
+    for name, value in failure.example.items():
+        arr = np.asarray(value)
+        if arr.dtype.kind != "f" or arr.ndim == 0:
+            continue
+        for index in np.ndindex(arr.shape):
+            current = np.array(best.example[name], dtype=float, copy=True)
+            if current[index] == 0:
+                continue
+            current[index] = 0.0
+            m = meter.measure(dict(best.example, **{name: current}))
+            if not isinstance(m, str) and not m.passed:
+                best = m
+    return best
 
 
 def _search(meter: Meter, plan: dict, profile: Profile, max_examples: int, database,
@@ -394,6 +419,8 @@ def _search(meter: Meter, plan: dict, profile: Profile, max_examples: int, datab
             return
         target(min(math.log2(1 + m.ulps), 1e6), label=f"log2 ulps ({meter.dtype})")
         if not m.passed:
+            if profile.failure is None:  # kept should the time end the shrinking
+                profile.failure = m
             raise _Failed(m)
         profile.add(m)
 
@@ -481,11 +508,13 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
         meter = Meter(function, wide, lean_name, adapter, bindings, dtype)
         profile = Profile(dtype)
         until = None if share is None else min(deadline, time.monotonic() + share)
-        if profile_cfg.magnitude == "wide":
+        meter.deadline = until
+        # the search first (it shrinks what it finds), in half the time; then the seeds
+        half = None if until is None else time.monotonic() + (until - time.monotonic()) / 2
+        _search(meter, wide, profile, max_examples, database, half,
+                f"{name}|{digest}|{dtype}".encode())
+        if profile.failure is None and profile_cfg.magnitude == "wide":
             _seeded(meter, wide, profile)
-        if profile.failure is None:
-            _search(meter, wide, profile, max_examples, database, until,
-                    f"{name}|{digest}|{dtype}".encode())
         if profile.failure is None:
             _local(meter, profile, until)
         profiles.append(profile)
@@ -527,4 +556,22 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
     return outcome
 
 
-__all__ = ["Measurement", "Meter", "Profile", "run_conformance", "ulp"]
+def replay_conformance(function: Callable, plan: dict, adapter, bindings: dict,
+                       example: dict[str, Any]) -> tuple[str, float, str]:
+    """``(verdict, ulps, method)`` of one conformance input, at each dtype of the binding's
+    profile in turn: ``"refuted"`` at the first dtype beyond its budget, ``"rejected"`` when
+    it cannot be measured, else ``"holds"`` with the largest error."""
+    worst, methods = 0.0, []
+    for dtype in adapter.binding.profile.dtypes:
+        meter = Meter(function, plan, adapter.binding.lean_name, adapter, bindings, dtype)
+        m = meter.measure(example)
+        if isinstance(m, str):
+            return "rejected", math.nan, f"{dtype}: {m}"
+        methods.append(f"{dtype}: {m.ulps:.3g} ulps by {m.method}")
+        if not m.passed:
+            return "refuted", m.ulps, f"{dtype}: the kernel {m.reason} ({m.method})"
+        worst = max(worst, m.ulps)
+    return "holds", worst, "; ".join(methods)
+
+
+__all__ = ["Measurement", "Meter", "Profile", "replay_conformance", "run_conformance", "ulp"]

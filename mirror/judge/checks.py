@@ -335,7 +335,7 @@ def run_property(
     statement's or the kernel's. A binding's conformance row is judged on its accuracy
     instead (:mod:`mirror.judge.accuracy`)."""
     bindings = bindings or {}
-    adapter = _conformance_adapter(name, bindings)
+    adapter = conformance_adapter(name, bindings)
     if adapter is not None:
         from mirror.judge.accuracy import run_conformance
 
@@ -359,7 +359,7 @@ def run_property(
     return _summarize(tally, methods, out_of_time, max_reject_fraction)
 
 
-def _conformance_adapter(name: str, bindings: dict[str, Callable]):
+def conformance_adapter(name: str, bindings: dict[str, Callable]):
     """The adapter of the binding whose conformance row ``name`` is (``None``: no such row,
     or an adapter that carries no binding profile)."""
     lean_name = name.removesuffix(".conformance")
@@ -642,5 +642,5 @@ def faithful(expr) -> bool:
     return True
 
 
-__all__ = ["Judge", "Outcome", "Tally", "evaluate", "faithful", "holds", "readable",
+__all__ = ["Judge", "Outcome", "Tally", "conformance_adapter", "evaluate", "faithful", "holds", "readable",
            "run_property", "settle_symbolically"]
