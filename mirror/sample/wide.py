@@ -119,14 +119,22 @@ def wide_reals(lo: float, hi: float, lo_strict: bool, hi_strict: bool,
 
 def wide_arrays(shape: tuple, element: st.SearchStrategy, lo: float, hi: float,
                 lo_strict: bool, hi_strict: bool, dtype: str) -> st.SearchStrategy:
-    """An array of ``shape``: independent ``element`` draws first, then the structured
-    vectors (constant, one-hot, nearly equal, large offset, wide dynamic range)."""
+    """An array of ``shape``: independent draws in ``[-5, 5] ∩ [lo, hi]`` first (``element``
+    where that is empty), then the structured vectors (constant, one-hot, nearly equal,
+    large offset, wide dynamic range: independent magnitudes over the dtype's range)."""
     from hypothesis.extra import numpy as hnp
 
     r = dtype_range(dtype)
     size = int(np.prod(shape)) if shape else 1
     clip = (lambda a: np.asarray(_clip(a, max(lo, -r["max"]), min(hi, r["max"]),
                                        lo_strict, hi_strict), dtype=float).reshape(shape))
+    # plain entries drawn as the narrow draws are (as fast): the wide magnitudes of single
+    # entries come from the patterns below, built in NumPy
+    narrow_lo, narrow_hi = max(lo, -NARROW), min(hi, NARROW)
+    if narrow_lo < narrow_hi:
+        element = st.floats(narrow_lo, narrow_hi, allow_nan=False, allow_infinity=False,
+                            exclude_min=lo_strict and narrow_lo == lo,
+                            exclude_max=hi_strict and narrow_hi == hi)
     plain = hnp.arrays(float, shape, elements=element)
     if size == 0:
         return plain
