@@ -138,41 +138,45 @@ def wide_arrays(shape: tuple, element: st.SearchStrategy, lo: float, hi: float,
     plain = hnp.arrays(float, shape, elements=element)
     if size == 0:
         return plain
-    value = wide_reals(lo, hi, lo_strict, hi_strict, dtype)
-    eps = r["eps"]
-    # the structure's details come from a seeded generator: any size, one draw each
-    seeds = st.integers(0, 2 ** 32 - 1).map(np.random.default_rng)
-    exponents = (math.log10(r["tiny"]), math.log10(r["max"]))
-
-    def one_hot(p):
-        base, spike, at = p
-        out = np.full(size, base)
-        out[at % size] = spike
-        return clip(out)
-
-    def nearly_equal(p):
-        c, rng = p
-        return clip(c * (1 + rng.integers(-4, 5, size) * eps))
-
-    def offset(p):
-        power, sign, rng = p
-        return clip(sign * _pow10(power) + rng.uniform(-1, 1, size))
-
-    def dynamic(rng):
-        signs = np.where(rng.random(size) < 0.5, -1.0, 1.0)
-        return clip(signs * _pow10(rng.uniform(*exponents, size)))
-
-    patterns = [
-        plain,
-        value.map(lambda c: clip(np.full(size, c))),
-        st.tuples(st.sampled_from([0.0, -NARROW, NARROW]), value,
-                  st.integers(0, size - 1)).map(one_hot),
-        st.tuples(value, seeds).map(_quiet(nearly_equal)),
-        st.tuples(st.floats(3, exponents[1] - 1), st.sampled_from([1.0, -1.0]),
-                  seeds).map(_quiet(offset)),
-        seeds.map(_quiet(dynamic)),
-    ]
+    # the structured vectors are built in NumPy from one seed (two Hypothesis choices):
+    # as fast to draw as the plain ones
+    build = _quiet(lambda p: clip(_structured(p[0], np.random.default_rng(p[1]), size, dtype)))
+    patterns = [plain, st.tuples(st.sampled_from(STRUCTURES),
+                                 st.integers(0, 2 ** 32 - 1)).map(build)]
     return st.one_of(*patterns)
+
+
+#: The structured vectors of :func:`wide_arrays`.
+STRUCTURES = ("constant", "one-hot", "nearly equal", "offset", "dynamic range")
+
+
+def _wide_value(rng: np.random.Generator, dtype: str) -> float:
+    """One value of the wide mixture (log-uniform magnitude, or a special value)."""
+    r = dtype_range(dtype)
+    if rng.random() < 0.3:
+        values = specials(dtype)
+        return values[rng.integers(len(values))]
+    sign = -1.0 if rng.random() < 0.5 else 1.0
+    return sign * float(_pow10(rng.uniform(math.log10(r["tiny"]), math.log10(r["max"]))))
+
+
+def _structured(kind: str, rng: np.random.Generator, size: int, dtype: str) -> np.ndarray:
+    """A structured vector of ``size`` entries (before clipping into the range)."""
+    r = dtype_range(dtype)
+    value = _wide_value(rng, dtype)
+    if kind == "constant":
+        return np.full(size, value)
+    if kind == "one-hot":
+        out = np.full(size, rng.choice([0.0, -NARROW, NARROW]))
+        out[rng.integers(size)] = value
+        return out
+    if kind == "nearly equal":
+        return value * (1 + rng.integers(-4, 5, size) * r["eps"])
+    if kind == "offset":
+        power = rng.uniform(3, math.log10(r["max"]) - 1)
+        return rng.choice([-1.0, 1.0]) * _pow10(power) + rng.uniform(-1, 1, size)
+    signs = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+    return signs * _pow10(rng.uniform(math.log10(r["tiny"]), math.log10(r["max"]), size))
 
 
 def wide_sizes(lo: int, hi: int) -> st.SearchStrategy:
