@@ -27,6 +27,7 @@ import numpy as np
 from bridge.errors import InvalidArgument, LeanMirrorError
 from mirror.bind.config import KernelProfile
 from mirror.evaluate.runtime import OutOfDomain, Truth
+from mirror.sample.wide import numpy_dtype, round_to
 
 
 class OutOfSample(OutOfDomain):
@@ -101,24 +102,6 @@ def as_array(value: Any) -> np.ndarray:
             value = value.float()
         value = value.numpy()
     return np.asarray(value)
-
-
-def numpy_dtype(name: str) -> np.dtype:
-    """The NumPy dtype named ``name`` (``bfloat16`` from ``ml_dtypes``)."""
-    if name == "bfloat16":
-        import ml_dtypes
-
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
-
-
-def round_to(values: Any, dtype: str) -> np.ndarray:
-    """Float ``values`` rounded to ``dtype`` and read back as float64 (others unchanged)."""
-    arr = np.asarray(values)
-    if dtype == "float64" or arr.dtype.kind != "f":
-        return arr
-    with np.errstate(all="ignore"):
-        return arr.astype(numpy_dtype(dtype)).astype(np.float64)
 
 
 def _cast(value: Any, dtype: str) -> Any:

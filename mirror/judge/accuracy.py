@@ -42,8 +42,9 @@ from hypothesis.reporting import with_reporter
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.judge.exact import NotRational, RationalRuntime, start_digits
 from mirror.judge.fileio import open_example_database
+from mirror.judge.outcome import Outcome, readable
 from mirror.sample.strategies import examples, stack
-from mirror.sample.wide import dtype_range, seeds, widened
+from mirror.sample.wide import dtype_range, round_to, seeds, widened
 
 #: Digits beyond :func:`mirror.judge.exact.start_digits` at which Lean's value is measured.
 EXTRA_DIGITS = 20
@@ -127,8 +128,6 @@ class Profile:
         self.skipped[why] = self.skipped.get(why, 0) + 1
 
     def summary(self, budget: str) -> dict[str, Any]:
-        from mirror.judge.checks import readable
-
         ulps = np.asarray(self.ulps or [0.0])
         rels = np.asarray(self.rels or [0.0])
         worst = self.failure or self.worst
@@ -223,8 +222,6 @@ class Meter:
         self.deadline: float | None = None
 
     def rounded(self, example: dict[str, Any]) -> dict[str, Any]:
-        from mirror.bind.binding import round_to
-
         return {k: round_to(v, self.dtype) for k, v in example.items()}
 
     def kernel(self, example: dict[str, Any], bindings: dict
@@ -503,8 +500,6 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
                     time_budget: float | None = None, digest: str = ""):
     """The conformance row of the binding ``adapter`` (``lean_name``): one :class:`Profile`
     per dtype; an :class:`~mirror.judge.checks.Outcome`."""
-    from mirror.judge.checks import Outcome, readable
-
     binding = adapter.binding
     profile_cfg = binding.profile
     deadline = None if time_budget is None else time.monotonic() + time_budget
@@ -567,6 +562,14 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
     return outcome
 
 
+def conformance_adapter(name: str, bindings: dict[str, Callable]):
+    """The adapter of the binding whose conformance row ``name`` is (``None``: no such row,
+    or an adapter that carries no binding profile)."""
+    lean_name = name.removesuffix(".conformance")
+    adapter = bindings.get(lean_name) if lean_name != name else None
+    return adapter if getattr(adapter, "binding", None) is not None else None
+
+
 def replay_conformance(function: Callable, plan: dict, adapter, bindings: dict,
                        example: dict[str, Any]) -> tuple[str, float, str]:
     """``(verdict, ulps, method)`` of one conformance input, at each dtype of the binding's
@@ -585,4 +588,4 @@ def replay_conformance(function: Callable, plan: dict, adapter, bindings: dict,
     return "holds", worst, "; ".join(methods)
 
 
-__all__ = ["Measurement", "Meter", "Profile", "replay_conformance", "run_conformance", "ulp"]
+__all__ = ["Measurement", "Meter", "Profile", "conformance_adapter", "replay_conformance", "run_conformance", "ulp"]

@@ -29,17 +29,16 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
 from hypothesis.reporting import with_reporter
 
+from mirror.judge.accuracy import conformance_adapter, run_conformance
 from mirror.judge.fileio import open_example_database
 from mirror.judge.guard import Guard
+from mirror.judge.outcome import FLOAT_TOLERANCE, Outcome, readable
 from mirror.judge.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
                                unambiguous_size)
 from mirror.translate.reals import known_nonzero
 
-#: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
-#: margin, and the tolerance of an implementation against its Lean definition.
-FLOAT_TOLERANCE = 1e-9
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
 SWEEP_EXACT = 64
@@ -48,26 +47,6 @@ SWEEP_EXACT = 64
 EXACT_SECONDS = 10.0
 #: Draws in one Hypothesis example at most (evaluated in one vectorized call).
 DRAWS_PER_EXAMPLE = 16
-
-
-@dataclass
-class Outcome:
-    """What one property run found."""
-
-    status: str
-    examples: int = 0
-    rejected: int = 0
-    max_error: float = 0.0
-    tolerance: float = FLOAT_TOLERANCE
-    counterexample: dict[str, Any] | None = None
-    reason: str | None = None
-    method: str = ""
-    float_mismatches: int = 0
-    notes: list[str] = field(default_factory=list)
-    #: A conformance row's accuracy profile: one dict per dtype (``dtype``, ``examples``,
-    #: ``max_ulps``, ``p99_ulps``, ``max_rel``, ``p99_rel``, ``budget``, ``worst`` — the
-    #: input of the largest error, Lean-named like ``counterexample`` — and ``skipped``).
-    accuracy: list[dict[str, Any]] | None = None
 
 
 PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
@@ -295,23 +274,6 @@ def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tupl
     return valid, hyp, concl
 
 
-def _plain(value: Any) -> Any:
-    arr = np.asarray(value)
-    if arr.ndim == 0:
-        item = arr.item()
-        if isinstance(item, complex):
-            return {"re": item.real, "im": item.imag}
-        return item
-    if np.iscomplexobj(arr):
-        return {"re": arr.real.tolist(), "im": arr.imag.tolist()}
-    return arr.tolist()
-
-
-def readable(example: dict[str, Any]) -> dict[str, Any]:
-    """A counterexample as JSON-ready Lean-named values."""
-    return {name: _plain(value) for name, value in example.items()}
-
-
 def run_property(
     function: Callable,
     plan: dict,
@@ -337,8 +299,6 @@ def run_property(
     bindings = bindings or {}
     adapter = conformance_adapter(name, bindings)
     if adapter is not None:
-        from mirror.judge.accuracy import run_conformance
-
         return run_conformance(function, plan, name=name, lean_name=adapter.binding.lean_name,
                                adapter=adapter, bindings=bindings, max_examples=max_examples,
                                database=database, time_budget=time_budget, digest=digest)
@@ -357,14 +317,6 @@ def run_property(
         out_of_time = _sweep(judge, sweep, seed, deadline)
         methods.append(f"vectorized sweep ({sweep} draws)")
     return _summarize(tally, methods, out_of_time, max_reject_fraction)
-
-
-def conformance_adapter(name: str, bindings: dict[str, Callable]):
-    """The adapter of the binding whose conformance row ``name`` is (``None``: no such row,
-    or an adapter that carries no binding profile)."""
-    lean_name = name.removesuffix(".conformance")
-    adapter = bindings.get(lean_name) if lean_name != name else None
-    return adapter if getattr(adapter, "binding", None) is not None else None
 
 
 def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,

@@ -33,6 +33,24 @@ EDGE_SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127
 NARROW = 5.0
 
 
+def numpy_dtype(name: str) -> np.dtype:
+    """The NumPy dtype named ``name`` (``bfloat16`` from ``ml_dtypes``)."""
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def round_to(values: Any, dtype: str) -> np.ndarray:
+    """Float ``values`` rounded to ``dtype`` and read back as float64 (others unchanged)."""
+    arr = np.asarray(values)
+    if dtype == "float64" or arr.dtype.kind != "f":
+        return arr
+    with np.errstate(all="ignore"):
+        return arr.astype(numpy_dtype(dtype)).astype(np.float64)
+
+
 @lru_cache(maxsize=None)
 def dtype_range(dtype: str) -> dict[str, float]:
     """``tiny`` (smallest subnormal), ``normal`` (smallest normal), ``max``, ``eps`` and
@@ -312,6 +330,6 @@ def wide_dtype(settings: dict[str, Any]) -> str | None:
     return draws.get("dtype", "float64") if draws and draws.get("magnitude") == "wide" else None
 
 
-__all__ = ["EDGE_SIZES", "dtype_range", "sample_sizes", "sample_wide", "seeds", "specials",
+__all__ = ["EDGE_SIZES", "dtype_range", "numpy_dtype", "round_to", "sample_sizes", "sample_wide", "seeds", "specials",
            "wide_arrays",
            "wide_dtype", "wide_reals", "wide_sizes", "widened"]
