@@ -68,7 +68,8 @@ def dtype_range(dtype: str) -> dict[str, float]:
             "exp_hi": math.log(top), "exp_lo": math.log(tiny)}
 
 
-def specials(dtype: str) -> list[float]:
+@lru_cache(maxsize=None)
+def specials(dtype: str) -> tuple[float, ...]:
     """The special values of :mod:`this module <mirror.sample.wide>` at ``dtype``."""
     r = dtype_range(dtype)
     eps = r["eps"]
@@ -77,7 +78,7 @@ def specials(dtype: str) -> list[float]:
     values = [0.0, -0.0, r["tiny"], -r["tiny"], r["normal"], -r["normal"], r["max"], -r["max"],
               1.0, -1.0, 1 + eps, 1 - eps / 2, -1 + eps / 2, -1 - eps, eps, -eps, eps / 4,
               math.sqrt(r["max"]), math.sqrt(r["normal"]), *edge]
-    return [float(np.float64(v)) for v in values]
+    return tuple(float(np.float64(v)) for v in values)
 
 
 def _pow10(exponent: Any) -> Any:
