@@ -275,19 +275,23 @@ class Meter:
 
     def sensitivity(self, example: dict[str, Any], lean: list, placeholder) -> list:
         """How far Lean's value moves (absolute, per entry) when every real input moves by
-        the budget's ulps of the dtype: two perturbations (all up; alternating)."""
+        the budget's ulps of the dtype: four perturbations (all up; alternating; every input
+        away from 0, and towards it — the worst case of a function increasing, or
+        decreasing, in every input, such as a sum or a log-sum-exp over mixed signs)."""
         step = self.budget_ulps * dtype_range(self.dtype)["eps"]
         real = {e["name"] for e in self.plan["variables"]
                 if e["kind"] == "real" or (e["kind"] == "array" and e.get("elem") == "real")}
         moved = [_CTX.mpf(0)] * len(lean)
-        for pattern in (lambda n: np.ones(n), lambda n: (-1.0) ** np.arange(n)):
+        patterns = (lambda a: np.ones(a.shape), lambda a: (-1.0) ** np.arange(a.size),
+                    np.sign, lambda a: -np.sign(a))
+        for pattern in patterns:
             shifted = {}
             for key, value in example.items():
                 arr = np.asarray(value, dtype=float) if key in real else None
                 if arr is None:
                     shifted[key] = value
                     continue
-                signs = pattern(arr.size).reshape(arr.shape)
+                signs = np.reshape(pattern(arr), arr.shape)
                 with np.errstate(all="ignore"):
                     shifted[key] = arr * (1 + signs * step)
             found = self.lean(shifted, placeholder)
