@@ -500,8 +500,9 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
         outcome.max_error = max(outcome.max_error, err)
         outcome.reason = (
             f"the kernel violates the statement only by float rounding: {tally.float_only} "
-            f"float64 mismatch(es) within the tolerance of {FLOAT_TOLERANCE:g} (largest "
-            f"violation {tally.rounding:.3g})" + (
+            f"float64 mismatch(es) that re-evaluating the kernel's outputs at 50 digits "
+            f"(within {FLOAT_TOLERANCE:g}) does not confirm (largest float64 violation "
+            f"{tally.rounding:.3g})" + (
                 "; Lean's own definition satisfies the statement there"
                 if tally.lean_holds else "")
         )
