@@ -32,13 +32,16 @@ ROOT = Path(__file__).resolve().parents[1]
 def conformance_plans() -> dict[str, dict]:
     """``name → plan`` of every conformance row of the generated mirrors."""
     plans = {}
-    for path in sorted((ROOT / "mirrors").glob("mirror_*.py")):
+    for path in sorted((ROOT / "mirrors").glob("*.py")):
+        if path.name.startswith("test_"):
+            continue
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        for key, value in vars(module).items():
-            if key.startswith("PLAN_") and key.endswith("__conformance"):
-                plans[key.removeprefix("PLAN_prop_")] = value
+        for value in vars(module).values():
+            name = getattr(value, "lean_name", "")
+            if callable(value) and name.endswith(".conformance"):
+                plans[name] = value.plan  # (the @mirror decorator attaches it)
     return plans
 
 

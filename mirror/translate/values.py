@@ -68,8 +68,9 @@ class Unbound(Untranslatable):
         self.name = name
 
 
-#: The symbol standing for the length of the sampled prefix of an ``ℕ → α`` array.
-NAT_DOMAIN = sp.Symbol("NATDOM", integer=True, positive=True)
+#: The symbol standing for the length of the sampled prefix of an ``ℕ → α`` array: a
+#: ``Dummy``, equal only to itself, so no binder (``NATDOM : ℕ+``) can become it.
+NAT_DOMAIN = sp.Dummy("NATDOM", integer=True, positive=True)
 
 
 # --------------------------------------------------------------------------------------------
