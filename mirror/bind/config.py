@@ -55,7 +55,7 @@ DEFAULT_ULPS = {"float64": 4.0, "float32": 4.0, "bfloat16": 2.0, "float16": 2.0}
 #: Largest size drawn by default: vectorized kernels run realistic lengths, per-draw ones
 #: (one Python call per draw) are capped lower; Lean's value at every draw is computed
 #: exactly, which costs time linear in the size (``sizes = "0..4096"`` asks for more).
-DEFAULT_MAX_SIZE = {True: 1024, False: 64}
+DEFAULT_MAX_SIZE = {True: 256, False: 64}
 
 
 class ConfigError(InvalidArgument):
