@@ -5,13 +5,13 @@ the binding's profile (:class:`mirror.bind.config.KernelProfile`):
 
 1. the draws are wide (:mod:`mirror.sample.wide`) and rounded to the dtype; the kernel is called
    on them cast to the dtype;
-2. Lean's value at those inputs is computed exactly — rational arithmetic where the definition
-   is rational, else mpmath at 50 digits plus the orders of magnitude the draws span (far
-   below any dtype's ulp; the error of the measurement is not the kernel's);
+2. Lean's value at those inputs is enclosed in balls (python-flint, exact numbers where the
+   definition is rational) at rising precision until every ball is narrower than a millionth
+   of an ulp of the dtype: the error measured is the kernel's, not the measurement's;
 3. the error is measured in ulps of the dtype at Lean's value, and as a relative error;
 4. the kernel passes a draw when its error is within the budget: ``ulps`` (or ``rtol``) plus
    ``k`` times the *input sensitivity* — how far Lean's own value moves when the inputs move by
-   the budget's ulps (two perturbations, decided exactly). A kernel is asked to be as accurate
+   the budget's ulps (four perturbations, enclosed the same way). A kernel is asked to be as accurate
    as its inputs' rounding allows, not more: softmax at logits near 700 is ill-conditioned,
    ``log(1 + 1e-17)`` is not. With a ``reference`` the kernel also passes when its error is at
    most ``k`` times the reference's at the same input.
@@ -30,31 +30,32 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Callable
 
-import mpmath
 import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings as hsettings, target
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
 from hypothesis.reporting import with_reporter
 
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
-from mirror.judge.exact import NotRational, RationalRuntime, start_digits
+from mirror.evaluate.ball_runtime import BallRuntime
+from mirror.evaluate.balls import working_precision
+from mirror.judge.exact import start_bits
 from mirror.judge.fileio import open_example_database
 from mirror.judge.outcome import Outcome, readable
+from mirror.judge.ulps import CTX as _CTX, errors as _errors, radius as _radius, to_mpf as _mp, ulp
 from mirror.sample.strategies import examples, stack
 from mirror.sample.wide import dtype_range, round_to, seeds, widened
 
-#: Digits beyond :func:`mirror.judge.exact.start_digits` at which Lean's value is measured.
-EXTRA_DIGITS = 20
+#: Bits beyond :func:`mirror.judge.exact.start_bits` at which Lean's value is first enclosed.
+EXTRA_BITS = 64
+#: A value is measured when its ball's radius is below this share of an ulp of the dtype.
+RADIUS_ULPS = 1e-6
 #: Inputs tried by the local search around the worst input.
 LOCAL_STEPS = 24
-#: The most digits Lean's value is measured at; a draw needing more is not measured.
-MAX_MEASURE_DIGITS = 400
+#: The most bits Lean's value is enclosed at; a draw needing more is not measured.
+MAX_MEASURE_BITS = 4096
 
-_CTX = mpmath.mp.clone()
-_CTX.dps = 60
 
 
 class _Recorder:
@@ -87,7 +88,7 @@ def _recording(base: type) -> type:
 
 
 _NumpyRecorder = _recording(NumpyRuntime)
-_RationalRecorder = _recording(RationalRuntime)
+_BallRecorder = _recording(BallRuntime)
 
 
 @dataclass
@@ -144,60 +145,6 @@ class Profile:
         }
 
 
-# ---- units ---------------------------------------------------------------------------------------
-
-
-def _mp(value: Any) -> mpmath.mpf:
-    """A recorded value (Fraction, int, mpf, float, or a ball with a midpoint) as an mpf."""
-    if isinstance(value, Fraction):
-        return _CTX.mpf(value.numerator) / value.denominator
-    if isinstance(value, (bool, int, np.integer, np.bool_)):
-        return _CTX.mpf(int(value))
-    if isinstance(value, complex | np.complexfloating) or type(value).__name__ == "mpc":
-        return _CTX.mpc(value) if value.imag != 0 else _CTX.mpf(value.real)
-    mid = getattr(value, "mid", None)
-    if callable(mid):
-        return _CTX.mpf(mid().str(40, radius=False))
-    return _CTX.mpf(value)
-
-
-def ulp(value: mpmath.mpf, dtype: str) -> mpmath.mpf:
-    """The spacing of ``dtype`` at ``|value|`` (the smallest subnormal's at 0)."""
-    r = dtype_range(dtype)
-    digits = -int(round(math.log2(r["eps"])))
-    min_exp = int(round(math.log2(r["normal"])))
-    max_exp = int(math.floor(math.log2(r["max"])))
-    if value == 0:
-        exponent = min_exp
-    else:
-        exponent = int(_CTX.floor(_CTX.log(abs(value), 2)))
-        exponent = min(max(exponent, min_exp), max_exp)
-    return _CTX.ldexp(_CTX.mpf(1), exponent - digits)
-
-
-def _errors(kernel: np.ndarray, lean: list, dtype: str) -> tuple[float, float, str]:
-    """``(ulps, rel, reason)`` of the kernel's values against Lean's (the worst entry)."""
-    top = dtype_range(dtype)["max"]
-    worst_ulps, worst_rel, reason = 0.0, 0.0, ""
-    for k, exact in zip(kernel.reshape(-1), lean):
-        k = complex(k) if np.iscomplexobj(k) and complex(k).imag != 0 else float(np.real(k))
-        if not (math.isfinite(abs(k)) if isinstance(k, complex) else math.isfinite(k)):
-            if (not isinstance(k, complex) and abs(exact) > top and math.isinf(k)
-                    and (k > 0) == (exact > 0)):
-                continue  # beyond the dtype's range: overflow is the correct rounding
-            return math.inf, math.inf, (f"returned {k} where Lean's value is "
-                                        f"{_CTX.nstr(exact, 17)}")
-        diff = abs((_CTX.mpc(k) if isinstance(k, complex) else _CTX.mpf(k)) - exact)
-        # a complex value: the error's modulus in ulps of the value's modulus
-        ulps = float(diff / ulp(abs(exact), dtype))
-        rel = 0.0 if diff == 0 else (math.inf if exact == 0 else float(diff / abs(exact)))
-        if ulps > worst_ulps:
-            worst_ulps = ulps
-            reason = f"returned {k!r} where Lean's value is {_CTX.nstr(exact, 17)}"
-        worst_rel = max(worst_rel, rel)
-    return worst_ulps, worst_rel, reason
-
-
 # ---- one draw ------------------------------------------------------------------------------------
 
 
@@ -241,37 +188,34 @@ class Meter:
 
     def lean(self, example: dict[str, Any], placeholder: np.ndarray,
              scale: int = 1) -> tuple[list, str] | None:
-        """Lean's value at ``example`` (exactly, else at high precision, ``scale`` times the
-        usual digits) and how. The high-precision evaluation has no zero band: a junk branch
-        (``x / 0``) is taken only at an exact zero."""
+        """Lean's value at ``example``, enclosed in balls (python-flint) at rising precision
+        until every ball is narrower than a millionth of an ulp of the dtype, and how.
+        ``None``: no precision up to :data:`MAX_MEASURE_BITS` gets there, or a guard stays
+        undecided."""
         values = stack([example], self.plan)
-        try:
-            rt = _RationalRecorder(self.nat_domain, self.bindings)
+        bits = (start_bits(example) + EXTRA_BITS) * scale
+        while bits <= MAX_MEASURE_BITS:
+            rt = _BallRecorder(self.nat_domain, self.bindings)
             rt.placeholder = placeholder
-            self.function(rt, **{k: rt.lift(v) for k, v in values.items()})
-            if rt.recorded is not None and not rt.invalid[0]:
-                return [_mp(v) for v in np.asarray(rt.recorded[1], dtype=object).reshape(-1)], \
-                    "exact rational arithmetic"
-        except (NotRational, ArithmeticError, ValueError, TypeError, OutOfDomain):
-            pass
-        from mirror.evaluate.mp_runtime import MpRuntime
-
-        digits = (start_digits(example) + EXTRA_DIGITS) * scale
-        if digits > MAX_MEASURE_DIGITS * scale:
-            return None
-        rt = _recording(MpRuntime)(self.nat_domain, digits=digits, tolerance=0.0,
-                                   bindings=self.bindings)
-        rt.placeholder = placeholder
-        try:
-            self.function(rt, **{k: rt.lift(v) for k, v in values.items()})
-        except (ArithmeticError, ValueError, TypeError, OutOfDomain):
-            return None
-        if rt.recorded is None or rt.invalid[0]:
-            return None
-        spec = np.asarray(rt.recorded[1], dtype=object).reshape(-1)
-        if not all(_CTX.isfinite(abs(_mp(v))) for v in spec):
-            return None
-        return [_mp(v) for v in spec], f"mpmath at {digits} digits"
+            try:
+                with working_precision(bits):
+                    self.function(rt, **{k: rt.lift(v) for k, v in values.items()})
+            except (ArithmeticError, ValueError, TypeError, OutOfDomain):
+                return None
+            if rt.recorded is None or rt.invalid[0]:
+                return None
+            spec = list(np.asarray(rt.recorded[1], dtype=object).reshape(-1))
+            if not rt.undecided:
+                mids = [_mp(v) for v in spec]
+                if not all(_CTX.isfinite(abs(m)) for m in mids):
+                    return None
+                narrow = all(_radius(v) <= ulp(abs(m), self.dtype) * _CTX.mpf(RADIUS_ULPS)
+                             for v, m in zip(spec, mids))
+                if narrow:
+                    exact = all(_radius(v) == 0 for v in spec)
+                    return mids, ("exact arithmetic" if exact else f"ball arithmetic at {bits} bits")
+            bits *= 2
+        return None
 
     def sensitivity(self, example: dict[str, Any], lean: list, placeholder) -> list:
         """How far Lean's value moves (absolute, per entry) when every real input moves by
@@ -322,21 +266,7 @@ class Meter:
                     and time.monotonic() > self.deadline):
                 return "not judged: the time budget ended before its input sensitivity"
             self._judge_slowly(m, kernel, whole)
-        if not m.passed and method.startswith("mpmath") and self.deadline is not None \
-                and time.monotonic() > self.deadline:
-            return "not judged: the time budget ended before the second precision"
-        if not m.passed and method.startswith("mpmath") and not self._stable(m, whole):
-            return "Lean's value not stable between two precisions"
         return m
-
-    def _stable(self, m: Measurement, whole: np.ndarray) -> bool:
-        """A failure measured at high precision stands only if Lean's value at twice the
-        digits agrees to a millionth of an ulp (a cancellation to an exact 0 does not)."""
-        again = self.lean(m.example, whole, scale=2)
-        if again is None:
-            return False
-        return all(abs(a - b) <= ulp(a, self.dtype) * _CTX.mpf(1e-6)
-                   for a, b in zip(m.lean, again[0]))
 
     @staticmethod
     def _within(m: Measurement, ulps: float, rtol: float | None) -> bool:

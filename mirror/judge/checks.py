@@ -32,7 +32,8 @@ from hypothesis.reporting import with_reporter
 from mirror.judge.accuracy import conformance_adapter, run_conformance
 from mirror.judge.fileio import open_example_database
 from mirror.judge.guard import Guard
-from mirror.judge.outcome import FLOAT_TOLERANCE, Outcome, readable
+from mirror.judge.outcome import (FLOAT_TOLERANCE, KERNEL_WRONG, NONFINITE_DECISIONS,
+                                  STATEMENT_FALSE, Outcome, readable)
 from mirror.judge.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
@@ -62,6 +63,9 @@ class Tally:
     exact: int = 0
     resolved: int = 0
     undecided: int = 0
+    #: Undecided draws that float64 had called counterexamples (and why the first one is).
+    undecided_failing: int = 0
+    undecided_reason: str = ""
     skipped: int = 0
     float_only: int = 0
     float_example: tuple[dict[str, Any], float] | None = None
@@ -79,16 +83,6 @@ class Tally:
     rounding: float = 0.0
     #: Draws where Lean's own definitions satisfy a statement its kernel fails.
     lean_holds: int = 0
-
-
-#: A theorem over a bound definition refuted because Lean's own definition violates it.
-STATEMENT_FALSE = "the statement is false: Lean's own definition violates it"
-#: ... because the kernel's output violates it beyond the float tolerance while Lean's
-#: definition satisfies it.
-KERNEL_WRONG = ("the kernel is wrong: Lean's definition satisfies the statement here, the "
-                "kernel's output violates it beyond the float tolerance")
-#: Non-finite kernel outputs decided against Lean's definition per statement at most.
-NONFINITE_DECISIONS = 16
 
 
 class _Found(Exception):
@@ -146,8 +140,7 @@ class Judge:
             self.exact_seconds += time.monotonic() - started
             self._decided[key] = decision
             self.tally.exact += 1
-            kind = ("mpmath at rising precision" if decision.method.startswith("mpmath")
-                    else decision.method.split(" up to ")[0])
+            kind = decision.kind
             self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
         return decision
 
@@ -214,6 +207,9 @@ class Judge:
             return self._refute(example, err, decision)
         tally.undecided += 1
         tally.rejected += 1
+        if hyp and not concl:
+            tally.undecided_failing += 1
+            tally.undecided_reason = tally.undecided_reason or decision.method
         return UNSETTLED
 
     def _pass(self, err: float) -> str:
@@ -256,8 +252,7 @@ class Judge:
         return REFUTED
 
 
-def holds(truth) -> np.ndarray:
-    """A proposition's float64 truth: exact, or within the tolerance of an equation."""
+def holds(truth) -> np.ndarray:  # float64 truth: exact, or within an equation's tolerance
     return np.asarray(truth.ok) | np.asarray(truth.exact)
 
 
@@ -293,9 +288,8 @@ def run_property(
     """Hypothesis examples, then a vectorized sweep; what float64 cannot settle is decided
     exactly. ``time_budget`` (seconds) is honoured between examples and sweep batches: the
     examples decided before it ran out still count. ``unfolded``: the statement over Lean's
-    own definitions of its bound kernels, which decides whether a violation is the
-    statement's or the kernel's. A binding's conformance row is judged on its accuracy
-    instead (:mod:`mirror.judge.accuracy`)."""
+    own definitions (whose violation is the statement's). A conformance row is judged on
+    its accuracy (:mod:`mirror.judge.accuracy`)."""
     bindings = bindings or {}
     adapter = conformance_adapter(name, bindings)
     if adapter is not None:
@@ -420,8 +414,8 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
             tally.refused += size
             continue
         usable = pre_valid & valid & ~rt.impl_nonfinite
-        tally.rejected += int((~pre_valid).sum())
-        tally.refused += int((pre_valid & ~valid).sum())
+        tally.rejected, tally.refused = (tally.rejected + int((~pre_valid).sum()),
+                                         tally.refused + int((pre_valid & ~valid).sum()))
         for index in np.flatnonzero(pre_valid & valid & rt.impl_nonfinite):
             example = {e["name"]: np.asarray(values[e["name"]])[index] for e in plan["variables"]}
             if judge.nonfinite(example) == REFUTED:
@@ -488,6 +482,7 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
         example, err, decision = tally.counterexample
         outcome.status = "refuted"
         outcome.counterexample = readable(example)
+        outcome.decision_method = decision.method
         outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
         outcome.reason = (
             f"counterexample decided by {decision.method}: the hypotheses hold and the "
@@ -506,6 +501,12 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
                 "; Lean's own definition satisfies the statement there"
                 if tally.lean_holds else "")
         )
+    elif tally.undecided_failing:
+        # a draw float64 calls a counterexample that no enclosure decides supports no verdict
+        outcome.status = "inconclusive"
+        outcome.reason = (
+            f"{tally.undecided_failing} draw(s) fail in float64 but are undecided by exact and "
+            f"ball arithmetic ({tally.undecided_reason})")
     elif total == 0:
         outcome.status = "inconclusive"
         outcome.reason = "no example was drawn" + (" before the time budget ran out"

@@ -15,6 +15,15 @@ import numpy as np
 #: margin, and the tolerance of an implementation in a theorem against its Lean definition.
 FLOAT_TOLERANCE = 1e-9
 
+#: A theorem over a bound definition refuted because Lean's own definition violates it.
+STATEMENT_FALSE = "the statement is false: Lean's own definition violates it"
+#: ... because the kernel's output violates it beyond the float tolerance while Lean's
+#: definition satisfies it.
+KERNEL_WRONG = ("the kernel is wrong: Lean's definition satisfies the statement here, the "
+                "kernel's output violates it beyond the float tolerance")
+#: Non-finite kernel outputs decided against Lean's definition per statement at most.
+NONFINITE_DECISIONS = 16
+
 
 @dataclass
 class Outcome:
@@ -34,6 +43,8 @@ class Outcome:
     #: ``max_ulps``, ``p99_ulps``, ``max_rel``, ``p99_rel``, ``budget``, ``worst`` — the
     #: input of the largest error, Lean-named like ``counterexample`` — and ``skipped``).
     accuracy: list[dict[str, Any]] | None = None
+    #: How a refutation's counterexample was decided (the certificate's method).
+    decision_method: str = ""
 
 
 
@@ -55,4 +66,5 @@ def readable(example: dict[str, Any]) -> dict[str, Any]:
 
 
 
-__all__ = ["FLOAT_TOLERANCE", "Outcome", "readable"]
+__all__ = ["FLOAT_TOLERANCE", "KERNEL_WRONG", "NONFINITE_DECISIONS", "STATEMENT_FALSE", "Outcome",
+           "readable"]

@@ -59,6 +59,9 @@ class StatementResult:
     #: A refuted row's replay as a person reads it: the inputs, the calls of bound
     #: implementations, the conclusion's two sides (:mod:`mirror.product.explain`).
     explanation: dict[str, Any] | None = None
+    #: A refuted row's certificate (:mod:`mirror.judge.certificate`), with the independent
+    #: checker's verdict on it under ``"checked"``.
+    certificate: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from mirror.bind.config import ConfigError, binding_spec
-from mirror.judge.accuracy import ulp
+from mirror.judge.ulps import ulp
 from mirror.product.pipeline import CheckSettings, run
 from tests.mirror.conftest import ROOT
 
