@@ -200,8 +200,10 @@ class Meter:
             try:
                 with working_precision(bits):
                     self.function(rt, **{k: rt.lift(v) for k, v in values.items()})
-            except (ArithmeticError, ValueError, TypeError, OutOfDomain):
+            except OutOfDomain:
                 return None
+            except (ArithmeticError, ValueError, TypeError):
+                break  # an operation the balls do not take: mpmath below
             if rt.recorded is None or rt.invalid[0]:
                 return None
             spec = list(np.asarray(rt.recorded[1], dtype=object).reshape(-1))
@@ -215,7 +217,28 @@ class Meter:
                     exact = all(_radius(v) == 0 for v in spec)
                     return mids, ("exact arithmetic" if exact else f"ball arithmetic at {bits} bits")
             bits *= 2
-        return None
+        return self._mpmath(example, placeholder)
+
+    def _mpmath(self, example: dict[str, Any], placeholder: np.ndarray) -> tuple[list, str] | None:
+        """Lean's value in mpmath at 60 digits plus the draws' span (no zero band), where
+        the balls do not narrow (long recurrences): said in the method, not rigorous."""
+        from mirror.evaluate.mp_runtime import MpRuntime
+
+        digits = 60 + start_bits(example) // 3
+        rt = _recording(MpRuntime)(self.nat_domain, digits=digits, tolerance=0.0,
+                                   bindings=self.bindings)
+        rt.placeholder = placeholder
+        values = stack([example], self.plan)
+        try:
+            self.function(rt, **{k: rt.lift(v) for k, v in values.items()})
+        except (ArithmeticError, ValueError, TypeError, OutOfDomain):
+            return None
+        if rt.recorded is None or rt.invalid[0]:
+            return None
+        mids = [_mp(v) for v in np.asarray(rt.recorded[1], dtype=object).reshape(-1)]
+        if not all(_CTX.isfinite(abs(m)) for m in mids):
+            return None
+        return mids, f"mpmath at {digits} digits (the balls did not narrow)"
 
     def sensitivity(self, example: dict[str, Any], lean: list, placeholder) -> list:
         """How far Lean's value moves (absolute, per entry) when every real input moves by
