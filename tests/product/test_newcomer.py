@@ -173,7 +173,7 @@ def test_check_explains_a_refuting_example(toy, capsys):
     assert code == EXIT_FINDINGS
     assert "inputs:" in out and "i = 0" in out
     assert "call: Toy.prefixSum(" in out and "toyimpl.ops:prefix_sum" in out
-    assert "implementation: 0.0" in out and "Lean's value: 1.0" in out
+    assert "implementation: 0.0" in out and "Lean's definition in float64: 1.0" in out
     assert out.strip().splitlines()[-1].startswith("verdict: refuted")
 
 
