@@ -51,6 +51,9 @@ class StatementResult:
     #: For a statement over type parameters: the carriers it was checked at
     #: (``R := ℝ``, one entry per instance; see :mod:`mirror.translate.instances`).
     carriers: list[str] = field(default_factory=list)
+    #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
+    #: ``None``: computed in this run.
+    cached: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

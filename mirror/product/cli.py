@@ -169,9 +169,10 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.pipeline import show
+    from mirror.product.runner import show_isolated
 
-    print(show(project, args.name, method=args.method, statement_timeout=args.statement_timeout))
+    print(show_isolated(project, args.name, method=args.method,
+                        statement_timeout=args.statement_timeout))
     return EXIT_OK
 
 
@@ -190,15 +191,17 @@ def _progress_bar(desc: str) -> tuple[Any, Callable[[Any], None]]:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.pipeline import CheckSettings, run
+    from mirror.product.pipeline import CheckSettings
     from mirror.product.report import write_report
+    from mirror.product.runner import run_isolated
 
     settings = CheckSettings(seed=args.seed, statement_timeout=args.statement_timeout)
     if args.examples is not None:
         settings.max_examples = args.examples
     bar, advance = _progress_bar("report")
     try:
-        result = run(project, method=args.method, settings=settings, progress=advance)
+        result = run_isolated(project, method=args.method, settings=settings, progress=advance,
+                              jobs=args.jobs, ray=args.ray, cache=not args.no_cache)
     finally:
         bar.close()
     written = write_report(Path(args.out), result)
@@ -362,20 +365,19 @@ def _cmd_init(args: argparse.Namespace) -> int:
 
 def _cmd_bindings(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from bridge.extraction import extract
-    from mirror.bind.registry import binding_rows, load_registry
+    from mirror.product.runner import bindings_isolated
 
-    registry = load_registry(project, extract(project, method=args.method).by_name())
-    rows = binding_rows(registry)
-    print(f"{len(rows)} binding(s) in {registry.config.where}")
+    table = bindings_isolated(project, args.method)  # imported in a worker: it may crash
+    rows = table["rows"]
+    print(f"{len(rows)} binding(s) in {table['where']}")
     for row in rows:
         if row["loads"]:
             print(f"ok     {row['lean_name']}: {row['convention']}")
         else:
             print(f"error  {row['lean_name']}: {row['error']}")
-    for problem in registry.problems:
+    for problem in table["problems"]:
         print(f"error  {problem}")
-    return EXIT_FINDINGS if registry.errors or registry.problems else EXIT_OK
+    return EXIT_FINDINGS if table["errors"] or table["problems"] else EXIT_OK
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -543,6 +545,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement (default: 200)"
     )
     _add_seed(p)
+    p.add_argument("--jobs", metavar="N", type=_positive_int,
+                   help="worker processes (default: all cores)")
+    p.add_argument("--ray", metavar="ADDRESS|local",
+                   help="run statements as Ray tasks on the cluster at ADDRESS, or on a local "
+                   "Ray instance (needs the extra leanmirror[ray])")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute every statement (default: re-use the rows of statements "
+                   "whose statement, definitions, implementation and settings did not change)")
 
     p = _command(sub, "generate", _cmd_generate, timeout=True)
     p.add_argument("--out", metavar="DIR", default="mirrors", help="output directory (default: mirrors/)")
