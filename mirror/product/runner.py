@@ -52,7 +52,7 @@ class StatementInfo:
     key: str
 
 
-def _limit(settings: CheckSettings, build_seconds: float) -> float | None:
+def hard_limit(settings: CheckSettings, build_seconds: float) -> float | None:
     """The hard time limit of one statement's task: its own limit, the build it may have
     to repeat in a fresh worker, and a margin."""
     if settings.statement_timeout is None:
@@ -185,7 +185,7 @@ def _collect(pool: Any, infos: list[StatementInfo], found: dict[str, Any],
     """Every statement's row: re-used from the cache, or checked in the pool."""
     rows: dict[str, StatementResult] = {}
     by_name = {i.name: i for i in infos}
-    limit = _limit(settings, found["seconds"])
+    limit = hard_limit(settings, found["seconds"])
     waiting = 0
     for info in infos:
         hit = reading.get(info.key) if reading is not None else None
@@ -252,7 +252,7 @@ def show_isolated(project: str | Path, name: str, method: str = "auto",
         poisoned = probe_modules(pool, Path(project), statement_timeout)
         pool.submit("show", "mirror.product.tasks:show_text",
                     (str(project), name, method, statement_timeout, poisoned),
-                    timeout=_limit(settings, 60.0))
+                    timeout=hard_limit(settings, 60.0))
         outcome = pool.next()
     if outcome is None or not outcome.ok:
         cause = outcome.describe() if outcome is not None else "no outcome"
@@ -286,5 +286,6 @@ def bindings_isolated(project: str | Path, method: str = "auto",
     return table
 
 
-__all__ = ["RunError", "bindings_isolated", "StatementInfo", "configured_modules", "probe_modules", "run_isolated",
-           "show_isolated", "show_mirrors", "statement_infos", "survey"]
+__all__ = ["RunError", "StatementInfo", "bindings_isolated", "configured_modules",
+           "hard_limit", "probe_modules", "run_isolated", "show_isolated", "show_mirrors",
+           "statement_infos", "survey"]

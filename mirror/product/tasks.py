@@ -60,9 +60,9 @@ def built(project: str, method: str, timeout: float | None,
         with warnings.catch_warnings(record=True) as caught:  # they go to the parent
             warnings.simplefilter("always")
             extraction = extract_project(Path(project), method)
-        registry = project_registry(extraction)
-        mirrors = build_mirrors(extraction, registry.bindings, registry.errors,
-                                statement_timeout=timeout)
+            registry = project_registry(extraction)
+            mirrors = build_mirrors(extraction, registry.bindings, registry.errors,
+                                    statement_timeout=timeout)
         _BUILT.clear()  # one project per worker at a time
         _BUILT[key] = {"extraction": extraction, "registry": registry,
                        "mirrors": {m.name: m for m in mirrors},
