@@ -259,6 +259,8 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     )
     if summary.stopped:
         print(f"stopped early: {summary.stopped}")
+    for warning in summary.warnings:
+        print(f"warning: {warning}")
     for name in summary.failures:
         print(f"refuted: {name}")
     return EXIT_FINDINGS if summary.failures else EXIT_OK

@@ -71,6 +71,8 @@ class SessionSummary:
     #: ``None`` when every statement ran; ``"time budget"`` or ``"interrupted"`` otherwise.
     stopped: str | None = None
     elapsed: float = 0.0
+    #: Problems that did not stop the session (failed example-database writes, …).
+    warnings: list[str] = field(default_factory=list)
 
 
 def _now() -> str:
@@ -128,10 +130,12 @@ def check_task(payload: tuple[Any, str, str, str, Any]) -> dict[str, Any]:
             from mirror.product.tasks import built
 
             mirror = built(project, method, settings.statement_timeout)["mirrors"][name]
+        from mirror.product.tasks import with_database_warnings
+
         result = check_mirror(mirror, settings)
         if result.duration == 0.0:
             result.duration = time.perf_counter() - started
-        return result.to_json()
+        return with_database_warnings(result.to_json())
     except Exception as exc:  # reported as a result: the session goes on
         declaration = getattr(mirror, "declaration", None)
         failed = StatementResult(
@@ -510,6 +514,9 @@ def _recorder(summary: SessionSummary, campaign: _Campaign, project: Path,
 
     def on_result(data: dict[str, Any], name: str, round_no: int) -> None:
         result = StatementResult.from_json(attach_replay(data, project))
+        for warning in data.pop("warnings", ()):
+            if warning not in summary.warnings:
+                summary.warnings.append(warning)
         append_jsonl(summary.log, {"event": "result", "session": summary.session,
                                    "time": _now(), "round": round_no, "result": data})
         first = name not in campaign.merged
@@ -537,16 +544,17 @@ def _close(summary: SessionSummary, campaign: _Campaign) -> None:
         "failures": sorted(summary.failures),
         "stopped": summary.stopped if finished else "interrupted",
         "elapsed": round(summary.elapsed, 3),
+        "warnings": summary.warnings,
         "not_run": [n for n in campaign.names if n not in campaign.merged],
     })
 
 
 def read_session_log(log: str | Path) -> dict[str, StatementResult]:
     """Per statement, the rounds of its latest session in a log merged (:func:`merge_rounds`).
-    A torn last line is ignored."""
+    A torn last line is skipped and cut off the log."""
     merged: dict[tuple[str, str], StatementResult] = {}
     latest_session: dict[str, str] = {}
-    for record in read_jsonl(log).records:
+    for record in read_jsonl(log, repair=True).records:
         if isinstance(record, dict) and record.get("event") == "result":
             result = StatementResult.from_json(record["result"])
             key = (result.name, str(record.get("session", "")))

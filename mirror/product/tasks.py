@@ -116,7 +116,19 @@ def check(project: str, method: str, timeout: float | None,
     from mirror.product.pipeline import check_mirror, with_replay
 
     mirror = built(project, method, timeout, poisoned)["mirrors"][name]
-    return with_replay(check_mirror(mirror, settings), mirror, Path(project)).to_json()
+    row = with_replay(check_mirror(mirror, settings), mirror, Path(project)).to_json()
+    return with_database_warnings(row)
+
+
+def with_database_warnings(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the example-database writes that failed while it was checked (key
+    ``warnings``; :meth:`StatementResult.from_json` ignores it, the session reports it)."""
+    from mirror.judge.fileio import take_database_failures
+
+    failures = take_database_failures()
+    if failures:
+        row["warnings"] = failures
+    return row
 
 
 def show_text(project: str, name: str, method: str, timeout: float | None,
