@@ -24,6 +24,8 @@ theorem boom_id (x : ℝ) : boom x = x := rfl
 
 theorem plain (x : ℝ) (h : 0 ≤ x) : 0 ≤ x * x + x := by positivity
 
+theorem false_square (x : ℝ) : x ≤ x ^ 2 := by sorry
+
 end Flt
 """
 
