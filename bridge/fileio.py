@@ -300,7 +300,14 @@ def exchange_paths(first: Path, second: Path) -> bool:
 def staging_directory(target: Path) -> Path:
     """A fresh, empty directory beside ``target`` to write a set of files into."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    if target.is_dir():  # the permissions of the directory it replaces, else the umask's
+        os.chmod(staging, target.stat().st_mode & 0o7777)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)
+    return staging
 
 
 def publish_directory(staging: Path, target: Path) -> None:
