@@ -13,7 +13,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 #: No fault may make a command run longer than this (seconds); past it the test fails.
-COMMAND_LIMIT = 240
+COMMAND_LIMIT = 120
 
 
 def child_env() -> dict[str, str]:
