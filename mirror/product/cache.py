@@ -78,16 +78,21 @@ def _module_files(module: str) -> list[Path]:
     return [path]
 
 
+@functools.lru_cache(maxsize=256)
+def _modules_digest(modules: tuple[str, ...]) -> str:
+    """The SHA-256 of the source files of ``modules`` (once per survey: they do not change)."""
+    return _files_digest([f for m in modules for f in _module_files(m)])
+
+
 def _binding_material(binding: Any) -> dict[str, Any]:
     modules = {binding.implementation.partition(":")[0]}
     for part in (binding.call, binding.function):
         name = getattr(part, "__module__", None)
         if isinstance(name, str):
             modules.add(name)
-    files = [f for m in sorted(modules) for f in _module_files(m)]
     return {"implementation": binding.implementation, "vectorized": binding.vectorized,
             "domain": binding.domain, "modules": sorted(modules),
-            "source": _files_digest(files)}
+            "source": _modules_digest(tuple(sorted(modules)))}
 
 
 def _declaration_material(decl: Any) -> dict[str, Any]:
