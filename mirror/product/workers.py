@@ -90,9 +90,24 @@ def _resolve(target: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this worker when its parent dies (Linux), so a parent killed
+    with SIGKILL leaves no worker looping in C behind."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 def _serve(conn: Any, memory_limit: int, output: str) -> None:
     """The worker's loop: receive ``(key, target, args)``, send ``(key, kind, value)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    _die_with_parent()
     if memory_limit:
         import resource
 
