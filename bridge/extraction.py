@@ -70,7 +70,9 @@ def extract(
         except ToolchainNotFound as exc:
             if method == "exporter":
                 raise
-            message = f"{exc}; falling back to the source scanner (statuses will be 'unchecked'/'stated')"
+            message = ("no Lean toolchain ('lake' not found): statements read by the source "
+                       "scanner, Lean statuses unchecked/stated; install elan for kernel-checked "
+                       "statuses, or pass --method scanner to choose the scanner and silence this")
             _log.debug(message)
             warnings.warn(message, FallbackWarning, stacklevel=2)
             return scan_project(project_path, module_list)

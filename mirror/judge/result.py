@@ -51,6 +51,9 @@ class StatementResult:
     #: For a statement over type parameters: the carriers it was checked at
     #: (``R := ℝ``, one entry per instance; see :mod:`mirror.translate.instances`).
     carriers: list[str] = field(default_factory=list)
+    #: A refuted row's replay as a person reads it: the inputs, the calls of bound
+    #: implementations, the conclusion's two sides (:mod:`mirror.product.explain`).
+    explanation: dict[str, Any] | None = None
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None

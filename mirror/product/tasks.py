@@ -113,11 +113,13 @@ def survey(project: str, method: str, timeout: float | None,
 def check(project: str, method: str, timeout: float | None,
           poisoned: tuple[tuple[str, str], ...], name: str, settings: Any) -> dict[str, Any]:
     """Check the statement ``name`` (built in this worker); its result's JSON."""
+    from mirror.product.explain import attach_explanations
     from mirror.product.pipeline import check_mirror, with_replay
 
     mirror = built(project, method, timeout, poisoned)["mirrors"][name]
-    row = with_replay(check_mirror(mirror, settings), mirror, Path(project)).to_json()
-    return with_database_warnings(row)
+    result = with_replay(check_mirror(mirror, settings), mirror, Path(project))
+    attach_explanations([result], [mirror])  # a refuted row's replay calls the bindings: here
+    return with_database_warnings(result.to_json())
 
 
 def with_database_warnings(row: dict[str, Any]) -> dict[str, Any]:

@@ -179,9 +179,10 @@ def test_find_project_walks_upward(tmp_path, monkeypatch):
     assert cli.find_project() == tmp_path.resolve()
 
 
-def test_find_project_falls_back_to_the_bundled_project(tmp_path, monkeypatch):
+def test_find_project_outside_a_lake_project_is_an_error_naming_project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert cli.find_project() == REPO
+    with pytest.raises(cli.ProjectError, match="--project"):
+        cli.find_project()
 
 
 def test_console_entry_runs_as_module():
@@ -209,7 +210,7 @@ def test_report_end_to_end(planted, tmp_path, capsys):
 
     out = tmp_path / "report"
     code = cli.main(["report", "--project", str(planted), "--out", str(out), "--examples", "30", "--method", "scanner"])
-    assert code == 0
+    assert code == 1  # a refuted row: findings
     doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert doc["meta"]["method"] == "scanner" and doc["meta"]["kernel"] is False
     assert doc["summary"]["totals"]["statements"] == 4
