@@ -41,7 +41,7 @@ def test_fuzz_from_a_second_checkout_uses_the_running_leanmirror(tmp_path):
     shutil.copytree(REPO, second, ignore=shutil.ignore_patterns(
         ".git", ".venv", "tests", "__pycache__", ".leanmirror", "report", "*.egg-info"))
     done = leanmirror("fuzz", "--project", str(second), "--method", "scanner", "--examples",
-                      "5", "--quiet", "--select", "Mirror.Ops.sigmoid.conformance",
+                      "5", "--select", "Mirror.Ops.sigmoid.conformance",
                       "--log", str(tmp_path / "log.jsonl"), "--database", str(tmp_path / "db"),
                       cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
