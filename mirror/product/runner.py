@@ -79,8 +79,12 @@ def configured_modules(project: Path) -> tuple[list[str], list[str]]:
 
 
 def probe_modules(pool: Any, project: Path, limit: float | None) -> tuple[tuple[str, str], ...]:
-    """The configured modules whose import ends or hangs a worker, with the cause."""
+    """The configured modules whose import ends or hangs a worker, with the cause. ``limit``
+    is the import's own time; a worker's start (leanmirror's imports, a Ray worker's launch)
+    gets :data:`HARD_MARGIN` seconds more."""
     modules, python_path = configured_modules(project)
+    if limit is not None:
+        limit += HARD_MARGIN
     for module in modules:
         pool.submit(module, "mirror.product.tasks:probe_import", (module, python_path),
                     timeout=limit)

@@ -360,12 +360,22 @@ class RayPool:
                 ) from None
             self.started_here = True
         self.task = ray.remote(num_cpus=1, max_retries=0)(_ray_call)
+        self.jobs = jobs
         self.pending: dict[Any, tuple[Any, float, float | None]] = {}
+        self._waiting: list[tuple[Any, str, tuple, float | None]] = []
 
     def submit(self, key: Any, target: str, args: tuple = (), timeout: float | None = None) -> None:
-        ref = self.task.remote(target, tuple(args))
-        now = time.monotonic()
-        self.pending[ref] = (key, now, None if timeout is None else now + timeout)
+        """As :meth:`LocalPool.submit`; at most ``jobs`` tasks are on the cluster at once, so
+        that a task's hard limit counts from its start, not from its wait in Ray's queue."""
+        self._waiting.append((key, target, tuple(args), timeout))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._waiting and len(self.pending) < self.jobs:
+            key, target, args, timeout = self._waiting.pop(0)
+            ref = self.task.remote(target, args)
+            now = time.monotonic()
+            self.pending[ref] = (key, now, None if timeout is None else now + timeout)
 
     def next(self, timeout: float | None = None) -> Outcome | None:
         end = None if timeout is None else time.monotonic() + timeout
@@ -377,12 +387,15 @@ class RayPool:
             wait_for = None if not limits else max(0.0, min(limits) - now)
             done, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=wait_for)
             if done:
-                return self._finished(done[0])
+                outcome = self._finished(done[0])
+                self._dispatch()
+                return outcome
             now = time.monotonic()
             for ref, (key, started, deadline) in list(self.pending.items()):
                 if deadline is not None and now >= deadline:
                     self.ray.cancel(ref, force=True)
                     del self.pending[ref]
+                    self._dispatch()
                     return Outcome(key, death=f"the Ray task was cancelled after the hard "
                                               f"time limit of {deadline - started:.3g} s",
                                    seconds=now - started)
@@ -405,6 +418,7 @@ class RayPool:
         for ref in self.pending:
             self.ray.cancel(ref, force=True)
         self.pending.clear()
+        self._waiting.clear()
         if self.started_here:
             self.ray.shutdown()
 

@@ -58,3 +58,19 @@ def test_bindings_lists_a_module_that_exits_at_import_as_one_error_line(tmp_path
     assert boom and boom[0].startswith("error"), listed.stdout
     assert any(line.startswith("error  module faultpkg.bad ended a worker")
                and CAUSES["exit_at_import"] in line for line in listed.stdout.splitlines())
+
+
+def test_report_on_a_local_ray_instance_makes_a_segfault_an_error_row(tmp_path):
+    pytest.importorskip("ray", reason="needs the optional dependency ray (leanmirror[ray])")
+    project = make_project(tmp_path / "p", "segfault")
+    out = tmp_path / "report"
+    done = leanmirror("report", "--project", str(project), "--out", str(out), "--ray", "local",
+                      *ARGS)
+    assert done.returncode == 1, done.stderr[-2000:]
+    rows = report_rows(out)
+    for name in FAULTY:
+        assert rows[name]["mirror_status"] == "error"
+        assert "the Ray worker died" in rows[name]["reason"], rows[name]["reason"]
+    for name in UNTOUCHED:
+        assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
+    assert rows["Flt.false_square"]["mirror_status"] == "refuted"
