@@ -6,6 +6,8 @@ recursion (``termination_by``/``decreasing_by``), recursion on several arguments
 (``choose n k``), mutual recursion (``mutual def isEven … def isOdd … end``) — is a
 *system*: each member's body as a ``Lambda`` over its parameters, in which a call of a member
 is a :class:`RecursiveCall`. A statement applies the system with :class:`RecursiveEval`.
+The nodes are translation's (:mod:`mirror.translate.recursive_nodes`, re-exported here); this
+module evaluates them.
 
 At run time (:func:`evaluate`) the calls a draw needs are computed by a work list, not by
 Python's call stack: a body is evaluated, batched over all the pending calls of one member,
@@ -18,50 +20,21 @@ verdict). Values are memoized per call, so ``choose n k`` costs ``O(n k)`` evalu
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import numpy as np
-import sympy as sp
-from sympy.core.symbol import Str
-from sympy.logic.boolalg import BooleanFunction
+
+from mirror.translate.recursive_nodes import (RecursiveCall, RecursiveEval, RecursiveEvalTruth,
+                                              RecursiveTruth, call_node, eval_node)
+
+from mirror.evaluate.batch import OutOfDomain
+from mirror.evaluate.truth import Truth
 
 #: Body evaluations (one per pending call) one application may spend, for the whole batch.
 STEP_BUDGET = 20_000
 #: Rounds of the work list: a chain of ``d`` calls each waiting on the next takes ``2 d``
 #: rounds (down to the call that returns, then back up).
 ROUND_BUDGET = 3_000
-
-# --------------------------------------------------------------------------------------------
-# Nodes
-
-
-class RecursiveCall(sp.Function):
-    """A call of a member of the system being defined: ``Str(name), *args``."""
-
-
-class RecursiveTruth(BooleanFunction):
-    """:class:`RecursiveCall` of a member whose value is a proposition or a ``Bool``."""
-
-
-class RecursiveEval(sp.Function):
-    """A system applied: ``Str(name), system, *args``; ``system`` is a ``Tuple`` of
-    ``Tuple(Str(member), Lambda(params, body), truth)`` (``truth``: ``sympy.true`` when the
-    member's value is a proposition or a ``Bool``)."""
-
-
-class RecursiveEvalTruth(BooleanFunction):
-    """:class:`RecursiveEval` of a member whose value is a proposition or a ``Bool``."""
-
-
-def call_node(name: str, args: Iterable[sp.Basic], truth: bool) -> sp.Basic:
-    """The call of member ``name`` inside the system's bodies."""
-    return (RecursiveTruth if truth else RecursiveCall)(Str(name), *args)
-
-
-def eval_node(name: str, system: sp.Tuple, args: Iterable[sp.Basic], truth: bool) -> sp.Basic:
-    """The application of member ``name`` of ``system`` in a statement."""
-    return (RecursiveEvalTruth if truth else RecursiveEval)(Str(name), system, *args)
-
 
 # --------------------------------------------------------------------------------------------
 # Evaluation
@@ -77,8 +50,6 @@ _UNDEFINED = object()
 def evaluate(rt: Any, system: System, name: str, args: tuple) -> Any:
     """``name args`` for every active draw of ``rt``, by the work list described above.
     Draws whose value is not settled within the budget are marked out of domain."""
-    from mirror.evaluate.runtime import Truth
-
     truth = system[name][0]
     columns = [rt.batched(a) for a in args]
     roots: dict[int, Key] = {
@@ -137,8 +108,6 @@ def _bodies(rt: Any, system: System, member: str, keys: list[Key], memo: dict) -
 
 
 def _batch_of_bodies(rt: Any, system: System, member: str, keys: list[Key], memo: dict) -> list:
-    from mirror.evaluate.runtime import OutOfDomain, Truth
-
     truth, body = system[member]
     size = len(keys)
     sub = _runtime_of_size(rt, size)
@@ -187,9 +156,7 @@ def _runtime_of_size(rt: Any, size: int) -> Any:
 
 
 def _is_exact(rt: Any) -> bool:
-    from mirror.evaluate.runtime import MpRuntime
-
-    return isinstance(rt, MpRuntime)
+    return rt.object_values
 
 
 def _scalar(x: Any) -> Any:
@@ -199,13 +166,13 @@ def _scalar(x: Any) -> Any:
 
 def _placeholder(truth: bool) -> Any:
     """The value a pending call reads meanwhile (the evaluation that reads it is redone)."""
-    return (False, False, 0.0, True) if truth else 0
+    return (False, False, 0.0, True, True) if truth else 0
 
 
 def _row(result: Any, i: int, truth: bool, size: int) -> Any:
     if truth:
         return (bool(result.ok[i]), bool(result.exact[i]), float(result.err[i]),
-                bool(result.sure[i]))
+                bool(result.sure[i]), bool(result.known[i]))
     column = np.asarray(result)
     if column.ndim == 0 or column.shape[0] != size:
         column = np.broadcast_to(column, (size,) + column.shape)
@@ -216,10 +183,10 @@ def _column(values: list, truth: bool, exact: bool, truth_type: type) -> Any:
     """Per-draw values as the runtime's batched value (a :class:`~mirror.evaluate.runtime.Truth` for a
     proposition)."""
     if truth:
-        ok, sure_exact, err, sure = (np.array(part) for part in zip(*values)) if values else (
-            np.zeros(0, dtype=bool),) * 4
+        ok, sure_exact, err, sure, known = (np.array(part) for part in zip(*values)) if values \
+            else (np.zeros(0, dtype=bool),) * 5
         return truth_type(ok.astype(bool), sure_exact.astype(bool), err.astype(float),
-                          sure.astype(bool))
+                          sure.astype(bool), known.astype(bool))
     if exact:
         out = np.empty(len(values), dtype=object)
         out[:] = values

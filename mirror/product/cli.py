@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 import warnings
-from collections import Counter
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -33,6 +33,9 @@ from bridge.errors import (
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT
 from mirror.product.console import Console, summarise_warnings
 
+#: Entry-point group of packages adding their own subcommands: each entry loads to
+#: ``register(sub)``, given the subparsers (the bundled demo's ``models``/``experiment``).
+COMMAND_GROUP = "leanmirror.commands"
 #: File names that mark a Lake project root.
 LAKEFILES = ("lakefile.toml", "lakefile.lean")
 #: The statement lock, relative to the project, unless ``--lock`` says otherwise.
@@ -309,90 +312,6 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     return _findings(f"fuzz {summary.session}", args, rows)
 
 
-def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
-    """Op Spec name → ``tested`` when its kernel passed conformance against the Lean definition.
-
-    A NumPy kernel is never ``proved``: no Lean proof is about it. The evidence comes from a
-    report JSON (``--report``) or from a conformance run of the Op Specs' definitions now."""
-    from mirror.bundled.models.spec import conformance_names, op_statuses
-
-    if args.report is not None:
-        path = Path(args.report)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            rows = data["statements"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise CommandError(
-                f"--report {args.report!r} is not a readable report.json ({exc}); "
-                "run `leanmirror report` first or leave --report out"
-            ) from exc
-        results = [(r.get("name", ""), r.get("mirror_status")) for r in rows]
-    else:
-        from mirror.product.pipeline import CheckSettings, run
-
-        project = resolve_project(args.project)
-        settings = CheckSettings(max_examples=args.examples, sweep=64)
-        run_result = run(project, method=args.method, settings=settings,
-                         select=sorted(conformance_names()))
-        results = [(r.name, r.mirror_status) for r in run_result.results]
-    return op_statuses(results)
-
-
-def _cmd_models(args: argparse.Namespace) -> int:
-    from mirror.bundled.models.spec import available_model_specs, load_model_spec, node_statuses
-
-    keys = args.model or available_model_specs()
-    unknown = [k for k in keys if k not in available_model_specs()]
-    if unknown:
-        raise CommandError(
-            f"--model {unknown[0]!r} is not a bundled model spec; "
-            f"choose from {', '.join(available_model_specs())}"
-        )
-    op_status = _op_statuses(args)
-    for key in keys:
-        spec = load_model_spec(key)
-        rows = node_statuses(spec, op_status)
-        counts = Counter(status for _, _, status in rows)
-        summary = ", ".join(f"{counts[s]} {s}" for s in ("proved", "tested", "UNKNOWN") if counts[s])
-        print(f"{spec.name} ({key}): {len(rows)} nodes — {summary}")
-        width = max((len(node) for node, _, _ in rows), default=4)
-        for node, op, status in rows:
-            print(f"  {node:<{width}}  {op:<18}  {status}")
-    return EXIT_OK
-
-
-def _cmd_experiment(args: argparse.Namespace) -> int:
-    from mirror.bundled.experiments import fractional
-
-    options: dict[str, Any] = {}
-    if args.seeds is not None:
-        options["seeds"] = tuple(range(args.seeds))
-    if args.steps is not None:
-        options["steps"] = args.steps
-    if args.cifar is not None:
-        cifar = Path(args.cifar)
-        if not cifar.is_dir():
-            raise CommandError(
-                f"--cifar {args.cifar!r} is not a directory; pass the directory of the CIFAR-10 "
-                "python batches (data_batch_1 … test_batch) or leave --cifar out"
-            )
-        options["dataset"] = str(cifar)
-    out = Path(args.out)
-    results = fractional.run(out, **options)
-    summary = results.get("summary", {}) if isinstance(results, dict) else {}
-    for kind, row in summary.items():
-        accuracy = row.get("val_accuracy", {})
-        loss = row.get("final_train_loss", {})
-        speed = row.get("ms_per_step", {})
-        print(
-            f"{kind:10s} val. accuracy {accuracy.get('mean', float('nan')):.4f} "
-            f"± {accuracy.get('std', float('nan')):.4f}  final loss "
-            f"{loss.get('mean', float('nan')):.3g}  {speed.get('mean', float('nan')):.1f} ms/step"
-        )
-    print(f"results: {out / 'results.json'}")
-    return EXIT_OK
-
-
 def _cmd_init(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
     from bridge.extraction import extract
@@ -533,13 +452,6 @@ _COMMAND_TEXTS: dict[str, tuple[str, str]] = {
         "variables), in float64 and then decided exactly, calling the bound implementations on "
         "exactly those inputs. Exit status 1 when the example refutes the statement.",
     ),
-    "models": (
-        "list the model specification nodes and their statuses",
-        "List the compute-graph nodes of the bundled model specifications and, per "
-        "node, whether the Op Spec it uses is proved, tested or UNKNOWN. A node is tested when its "
-        "NumPy kernel passed conformance against the Lean definition; UNKNOWN when the Op Spec has "
-        "no Lean definition (slidingDecodeGQA) or its conformance did not pass.",
-    ),
 }
 
 
@@ -672,31 +584,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop in the Python debugger before each call of a bound implementation")
     _add_json(p)
 
-    p = _command(sub, "models", _cmd_models)
-    p.add_argument("--model", nargs="+", metavar="KEY",
-                   help="only these model specs (default: all bundled ones)")
-    p.add_argument("--report", metavar="FILE",
-                   help="take the conformance results from a report.json instead of running them")
-    p.add_argument("--examples", type=int, default=30, metavar="N",
-                   help="Hypothesis examples per conformance check when running them (default: 30)")
-
-    p = sub.add_parser(
-        "experiment",
-        help="run a bundled experiment (fractional)",
-        description="Run a bundled experiment and write its results.",
-    )
-    exp = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
-    q = exp.add_parser(
-        "fractional",
-        help="the fractional-power layer experiment",
-        description="Train and compare the fractional-power layer (needs the extra "
-        "leanmirror[experiment]); writes metrics and figures into --out.",
-    )
-    q.add_argument("--out", metavar="DIR", default="experiment-fractional", help="output directory (default: experiment-fractional/)")
-    q.add_argument("--seeds", metavar="N", type=_positive_int, help="number of seeds")
-    q.add_argument("--steps", metavar="N", type=_positive_int, help="training steps per run")
-    q.add_argument("--cifar", metavar="PATH", help="directory of CIFAR-10 python batches (default: scikit-learn's digits)")
-    q.set_defaults(handler=_cmd_experiment)
+    for entry in metadata.entry_points(group=COMMAND_GROUP):
+        entry.load()(sub)  # a package's own commands (the bundled demo: models, experiment)
     return parser
 
 
