@@ -547,7 +547,7 @@ def show(project: Path, name: str, method: str = "auto",
          statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT) -> str:
     """The statement, its sympy form and the generated NumPy source of one declaration
     (built in this process; ``leanmirror show`` builds it in a worker, :mod:`mirror.product.runner`)."""
-    from mirror.product.runner import show_mirrors
+    from mirror.product.showing import show_mirrors
 
     extraction = extract_project(Path(project), method)
     return show_mirrors(project, name, build_mirrors(extraction, statement_timeout=statement_timeout))

@@ -136,7 +136,7 @@ def with_database_warnings(row: dict[str, Any]) -> dict[str, Any]:
 def show_text(project: str, name: str, method: str, timeout: float | None,
               poisoned: tuple[tuple[str, str], ...] = ()) -> str:
     """``leanmirror show``'s text, computed in a worker."""
-    from mirror.product.runner import show_mirrors
+    from mirror.product.showing import show_mirrors
 
     state = built(project, method, timeout, poisoned)
     return show_mirrors(project, name, list(state["mirrors"].values()))
