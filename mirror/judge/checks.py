@@ -63,6 +63,8 @@ class Outcome:
     method: str = ""
     float_mismatches: int = 0
     notes: list[str] = field(default_factory=list)
+    #: How a refutation's counterexample was decided (the certificate's method).
+    decision_method: str = ""
 
 
 PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
@@ -78,6 +80,9 @@ class Tally:
     exact: int = 0
     resolved: int = 0
     undecided: int = 0
+    #: Undecided draws that float64 had called counterexamples (and why the first one is).
+    undecided_failing: int = 0
+    undecided_reason: str = ""
     skipped: int = 0
     float_only: int = 0
     float_example: tuple[dict[str, Any], float] | None = None
@@ -139,8 +144,7 @@ class Judge:
             self.exact_seconds += time.monotonic() - started
             self._decided[key] = decision
             self.tally.exact += 1
-            kind = ("mpmath at rising precision" if decision.method.startswith("mpmath")
-                    else decision.method.split(" up to ")[0])
+            kind = decision.kind
             self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
         return decision
 
@@ -198,6 +202,9 @@ class Judge:
             return self._refute(example, err, decision)
         tally.undecided += 1
         tally.rejected += 1
+        if hyp and not concl:
+            tally.undecided_failing += 1
+            tally.undecided_reason = tally.undecided_reason or decision.method
         return UNSETTLED
 
     def _pass(self, err: float) -> str:
@@ -436,6 +443,7 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
         example, err, decision = tally.counterexample
         outcome.status = "refuted"
         outcome.counterexample = readable(example)
+        outcome.decision_method = decision.method
         outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
         outcome.reason = (
             f"counterexample decided by {decision.method}: the hypotheses hold and the "
@@ -450,6 +458,12 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
             f"{tally.float_only} float64 mismatch(es) of the implementation that 50-digit "
             f"re-evaluation does not confirm (largest float64 error {err:.3g})"
         )
+    elif tally.undecided_failing:
+        # a draw float64 calls a counterexample that no enclosure decides supports no verdict
+        outcome.status = "inconclusive"
+        outcome.reason = (
+            f"{tally.undecided_failing} draw(s) fail in float64 but are undecided by exact and "
+            f"ball arithmetic ({tally.undecided_reason})")
     elif total == 0:
         outcome.status = "inconclusive"
         outcome.reason = "no example was drawn" + (" before the time budget ran out"

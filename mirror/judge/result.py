@@ -57,6 +57,9 @@ class StatementResult:
     #: A refuted row's replay as a person reads it: the inputs, the calls of bound
     #: implementations, the conclusion's two sides (:mod:`mirror.product.explain`).
     explanation: dict[str, Any] | None = None
+    #: A refuted row's certificate (:mod:`mirror.judge.certificate`), with the independent
+    #: checker's verdict on it under ``"checked"``.
+    certificate: dict[str, Any] | None = None
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None

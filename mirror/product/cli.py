@@ -360,6 +360,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
         names = ", ".join(sorted(m.name for m in matches)[:6]) or "none"
         raise CommandError(f"check: {args.name!r} names {len(matches)} mirrored statements "
                            f"({names}); pass one full name as the report shows it")
+    if args.certificate is not None:
+        from mirror.judge.certificate import read
+        from mirror.product.replay import check_certificate
+
+        verdict = check_certificate(matches[0], read(args.certificate))
+        print(verdict.line(matches[0].name))
+        return EXIT_OK if verdict.accepted else EXIT_FINDINGS
+    if args.example is None:
+        raise CommandError("check: pass --example JSON (replay a draw) or --certificate FILE "
+                           "(re-verify a refutation)")
     explanation = explain(matches[0], args.example, debug=args.pdb)
     if args.json:
         _print_json(explanation.to_json())
@@ -577,9 +587,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "check", _cmd_check)
     p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")
-    p.add_argument("--example", metavar="JSON", required=True,
+    p.add_argument("--example", metavar="JSON",
                    help="the example, e.g. '{\"x\": [1.5, -2.0]}': each variable of the "
                    "statement, a value of its Lean type")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="re-verify a refutation certificate (JSON) with the independent checker")
     p.add_argument("--pdb", action="store_true",
                    help="stop in the Python debugger before each call of a bound implementation")
     _add_json(p)

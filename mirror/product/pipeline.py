@@ -31,7 +31,7 @@ from mirror.translate.instances import (NoCarrier, default_table, instantiate,
 from mirror.translate.records import Records
 from mirror.bind.registry import binding_rows, catalog_rows, load_registry
 from mirror.product.domains import apply_domains
-from mirror.product.replay import attach_replay
+from mirror.product.replay import attach_replay, certify
 from mirror.judge.result import StatementResult, combine
 from mirror.sample.strategies import PlanSettings, plan_statement
 from mirror.translate.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
@@ -460,6 +460,7 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
         reason=reason,
         method=method,
         duration=round(elapsed, 3),
+        certificate=certify(mirror, outcome) if status == "refuted" else None,
     )
 
 

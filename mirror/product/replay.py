@@ -33,6 +33,38 @@ def attach_replay(result: Any, project: str | Path | None) -> Any:
     return result
 
 
+def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
+    """The certificate of a refuted outcome of ``mirror``, with the independent checker's
+    verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
+    from mirror.judge.certificate import build
+
+    if mirror.statement is None or outcome.counterexample is None:
+        return None
+    certificate = build(mirror.statement, mirror.name, outcome.counterexample,
+                        outcome.decision_method)
+    certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
+    return certificate
+
+
+def check_certificate(mirror: Any, certificate: dict[str, Any]):
+    """The independent checker's :class:`~mirror.judge.checker.Verdict` on ``certificate``
+    for ``mirror`` (its sympy statement; never the generated code or the search)."""
+    from mirror.judge.certificate import CertificateError, parse_draw, validate
+    from mirror.judge.checker import Verdict, check
+
+    validate(certificate)
+    if certificate["statement"] != mirror.name:
+        return Verdict(False, f"the certificate is for {certificate['statement']}, "
+                       f"not {mirror.name}")
+    if mirror.statement is None:
+        return Verdict(False, f"{mirror.name} has no translated statement to check against")
+    try:
+        draw = parse_draw(certificate["draw"])
+    except CertificateError as exc:
+        return Verdict(False, str(exc))
+    return check(mirror.statement, certificate, draw)
+
+
 def example_from_json(plan: dict, text: str, name: str) -> dict[str, Any]:
     """The draw ``text`` (a JSON object of the plan's variables) describes, each value checked
     against its Lean type (:func:`mirror.product.examples.parse_example`)."""
@@ -51,8 +83,10 @@ class Replay:
     #: (outside the hypotheses or the sampled domain), ``undecided`` (no precision decides).
     verdict: str
     float_error: float | None = None
-    #: How the example was decided (``exact rational arithmetic``, ``mpmath at …``).
+    #: How the example was decided (``exact rational arithmetic``, ``ball arithmetic at …``).
     method: str | None = None
+    #: For a refuted example: the independent checker's verdict on its certificate.
+    checked: str | None = None
 
     def line(self) -> str:
         detail = {
@@ -65,15 +99,16 @@ class Replay:
             "rejected": "this example is outside the hypotheses or the sampled domain",
             "undecided": f"no precision decides this example ({self.method})",
         }[self.verdict]
-        return f"{self.verdict}: {self.name}: {detail}"
+        checked = f"; certificate {self.checked}" if self.checked else ""
+        return f"{self.verdict}: {self.name}: {detail}{checked}"
 
 
 def replay(mirror: Any, text: str) -> Replay:
     """Run ``mirror`` (a ready :class:`~mirror.product.pipeline.Mirror`) on the example ``text``,
     deciding it exactly as a check does (:class:`mirror.judge.checks.Judge`)."""
     from mirror.bind.binding import runtime_bindings
-    from mirror.judge.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge, Tally,
-                               evaluate, holds)
+    from mirror.judge.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge,
+                                     Outcome, Tally, evaluate, holds)
     from mirror.judge.exact import as_batch
     from mirror.evaluate.runtime import NumpyRuntime
 
@@ -94,7 +129,17 @@ def replay(mirror: Any, text: str) -> Replay:
     method = judge.last_decision.method if judge.last_decision else None
     verdict = {PASS: "holds", REJECT: "rejected", REFUTED: "refuted",
                FLOAT_ONLY: "float-only"}.get(kind, "undecided")
-    return Replay(mirror.name, verdict, err, method)
+    checked = None
+    if verdict == "refuted" and not mirror.bound_to:
+        # the replay runs the independent checker on the certificate of what it refuted
+        from mirror.judge.checks import readable
+
+        outcome = Outcome(status="refuted", counterexample=readable(example),
+                          decision_method=method or "")
+        certificate = certify(mirror, outcome)
+        checked = certificate["checked"] if certificate else None
+    return Replay(mirror.name, verdict, err, method, checked)
 
 
-__all__ = ["Replay", "attach_replay", "example_from_json", "replay", "replay_command"]
+__all__ = ["Replay", "attach_replay", "certify", "check_certificate", "example_from_json", "replay",
+           "replay_command"]

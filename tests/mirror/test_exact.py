@@ -1,20 +1,23 @@
-"""Exact decisions: rational arithmetic where it applies, rising mpmath precision elsewhere."""
+"""Exact decisions: exact rationals where they suffice, ball arithmetic at rising precision
+elsewhere, sympy for the equations balls leave open; never a tolerance or a zero band."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from flint import fmpq
+
 import numpy as np
 import pytest
 
+from mirror.evaluate.ball_runtime import BallRuntime
 from mirror.judge.exact import (
     FAILS,
     HOLDS,
     UNDECIDED,
     VACUOUS,
-    RationalRuntime,
     decide,
-    start_digits,
+    start_bits,
 )
 from mirror.evaluate.runtime import MpRuntime
 
@@ -64,7 +67,7 @@ def test_transcendental_identities_hold_and_strict_versions_fail():
 
     example = {"x": np.float64(0.7)}
     held = decide(equal, _plan("x"), example)
-    assert held.verdict == HOLDS and held.method.startswith("mpmath at")
+    assert held.verdict == HOLDS and held.method.startswith("sympy identity at the draw")
     assert decide(strict, _plan("x"), example).verdict == FAILS
 
 
@@ -75,7 +78,7 @@ def test_a_tiny_nonzero_value_is_not_zero_once_precision_rises():
 
     decision = decide(prop, _plan("x"), {"x": np.float64(-100.0)})
     assert decision.verdict == FAILS
-    assert decision.method.startswith("mpmath at")
+    assert decision.method.startswith("ball arithmetic at")
     fifty = MpRuntime(8, digits=50)
     _, concl = prop(fifty, fifty.lift(np.array([-100.0])))
     assert concl.ok[0]  # the control: one fixed precision calls it zero
@@ -101,37 +104,44 @@ def test_out_of_domain_draws_are_undecided():
 
 def test_a_tolerance_is_only_for_implementations():
     def prop(rt, v_x):
-        return rt.truth(True), rt.eq(v_x, v_x * (1 + 1e-12))
+        return rt.truth(True), rt.eq(v_x, v_x * (1 + rt.number("1e-12")))
 
     example = {"x": np.float64(3.0)}
     assert decide(prop, _plan("x"), example).verdict == FAILS
     assert decide(prop, _plan("x"), example, tolerance=1e-9).verdict == HOLDS
 
 
-def test_rational_runtime_is_exact_and_refuses_what_is_not_rational():
-    rt = RationalRuntime(8)
+def test_the_ball_runtime_keeps_rationals_exact():
+    rt = BallRuntime(8)
     third = rt.div(np.array([1], dtype=object), np.array([3], dtype=object))
-    assert third[0] == Fraction(1, 3)
-    assert rt.div(np.array([Fraction(5)], dtype=object),
+    assert third[0] == fmpq(1, 3)
+    assert rt.div(np.array([fmpq(5)], dtype=object),
                   np.array([0], dtype=object))[0] == 0  # x / 0 = 0
-    assert rt.power(np.array([Fraction(0)], dtype=object),
+    assert rt.power(np.array([fmpq(0)], dtype=object),
                     np.array([-1], dtype=object))[0] == 0  # 0⁻¹ = 0
-    assert rt.lift(np.array([0.1]))[0] == Fraction(0.1)  # the float's exact value
-    from mirror.judge.exact import NotRational
+    exact = Fraction(0.1)
+    assert rt.lift(np.array([0.1]))[0] == fmpq(exact.numerator, exact.denominator)
 
-    with pytest.raises(NotRational):
-        rt.pi  # noqa: B018 - the property raises
+
+def test_a_division_by_a_ball_containing_zero_is_undecided_not_zero():
+    # x / (exp x - exp x): the denominator's ball contains 0 but is not exactly 0
+    def prop(rt, v_x):
+        return rt.truth(True), rt.eq(rt.div(1, rt.exp(v_x) - rt.exp(v_x)), 0)
+
+    rt = BallRuntime(8)
+    prop(rt, rt.lift(np.array([0.7])))
+    assert rt.undecided and "a division" in rt.reasons[0]
 
 
 def test_the_starting_precision_covers_the_span_of_the_draws():
-    assert start_digits({"x": np.float64(1.0)}) == 50
-    assert start_digits({"x": np.float64(1e300), "y": np.float64(1.0)}) >= 350
-    assert start_digits({"n": np.int64(10 ** 12)}) == 50  # integers are exact
+    assert start_bits({"x": np.float64(1.0)}) == 128
+    assert start_bits({"x": np.float64(1e300), "y": np.float64(1.0)}) >= 128 + 996
+    assert start_bits({"n": np.int64(10 ** 12)}) == 128  # integers are exact
 
 
 def test_a_transcendental_in_a_branch_not_taken_keeps_the_rational_decision():
-    # (if x < 0 then exp x else (x + 10^300) - 10^300) = x: at x = 1 the rational runtime
-    # decides it (50 and 100 digits both lose x); at x = -1 exp is on the path: mpmath decides
+    # (if x < 0 then exp x else (x + 10^300) - 10^300) = x: at x = 1 exact rationals decide
+    # it (50 and 100 digits both lose x); at x = -1 exp is on the path: balls decide
     def prop(rt, v_x):
         big = rt.power(rt.number("10"), 300)
         value = rt.ite(rt.lt(v_x, 0), lambda: rt.exp(v_x), lambda: (v_x + big) - big)
@@ -140,13 +150,14 @@ def test_a_transcendental_in_a_branch_not_taken_keeps_the_rational_decision():
     taken = decide(prop, _plan("x"), {"x": np.float64(1.0)})
     assert (taken.verdict, taken.method) == (HOLDS, "exact rational arithmetic")
     on_path = decide(prop, _plan("x"), {"x": np.float64(-1.0)})
-    assert on_path.verdict == FAILS and on_path.method.startswith("mpmath")
+    assert on_path.verdict == FAILS and on_path.method.startswith("ball arithmetic")
 
 
 def test_a_quadrature_whose_error_estimate_is_optimistic_never_refutes():
     """``rpow_eq_resolvent_integral`` (a true identity) at ``t = 1e-30``: the integrand peaks
     at ``s ~ 1e-30``; mpmath's default subdivision missed it by 6e-13 while estimating 1e-18,
-    and the draw was decided ``fails``. Two subdivisions must agree before a decision."""
+    and the draw was decided ``fails``. Arb's rigorous integration encloses it, or nothing
+    is decided."""
     from pathlib import Path
 
     from bridge.scanner import scan_project

@@ -110,7 +110,7 @@ def test_float_only_mismatches_of_an_implementation_are_inconclusive():
     # a property whose float64 evaluation fails where 50 digits hold: 1e16 + x - 1e16 = x
     def lossy(rt, **kwargs):
         x = kwargs["v_x"]
-        return rt.truth(True), rt.eq((x + 1e16) - 1e16, x)
+        return rt.truth(True), rt.eq((x + rt.number("1e16")) - rt.number("1e16"), x)
 
     lossy_plan = dict(mirror.plan)
     outcome = run_property(lossy, lossy_plan, name="lossy", sweep=64, max_examples=50, bound=True)

@@ -1,0 +1,127 @@
+"""Refutation certificates: the record a ``refuted`` row carries (versioned JSON).
+
+A certificate states the exact draw (integers and rationals as strings — a float64 draw is
+its exact dyadic value), how the search decided it, and for each hypothesis and the
+conclusion its decision, the method and the enclosures of its relations (the difference of
+the two sides, midpoint and radius as exact rational strings). It is re-verified by the
+independent checker (:mod:`mirror.judge.checker`), which never runs the search's code::
+
+    {"format": "leanmirror-certificate", "version": 1, "statement": "Toy.foo",
+     "draw": {"x": "1/1000000000000000000000000000000"},
+     "decision": {"method": "ball arithmetic at 128 bits"},
+     "hypotheses": [{"name": "hx", "decision": "true", "method": "…",
+                     "relations": [{"relation": "<", "difference": {"mid": "…", "rad": "…"},
+                                    "decision": "true"}]}],
+     "conclusion": {"decision": "false", "method": "…", "relations": […]}}
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from bridge.errors import LeanMirrorError
+from mirror.judge.checker import CheckerError, evaluate_parts
+
+FORMAT = "leanmirror-certificate"
+VERSION = 1
+
+
+class CertificateError(LeanMirrorError, ValueError):
+    """A certificate file that cannot be read as a certificate (a bad file, not a rejection)."""
+
+
+def exact_text(value: Any) -> Any:
+    """A draw value as exact text: an integer, or a rational ``p/q`` (a float64 exactly);
+    arrays as nested lists."""
+    arr = np.asarray(value)
+    if arr.ndim:
+        return [exact_text(v) for v in arr]
+    item = arr.item()
+    if isinstance(item, (bool, np.bool_)):
+        return str(int(item))
+    if isinstance(item, int):
+        return str(item)
+    if isinstance(item, float):
+        if not np.isfinite(item):
+            raise CertificateError(f"a non-finite draw {item} has no exact value")
+        return str(Fraction(item))
+    raise CertificateError(f"a draw of type {type(item).__name__} has no exact text form")
+
+
+def parse_draw(draw: dict[str, Any]) -> dict[str, sp.Basic]:
+    """The certificate's draw as exact sympy numbers (scalars only)."""
+    values = {}
+    for name, text in draw.items():
+        if not isinstance(text, str):
+            raise CertificateError(f"draw {name}: expected an exact number as a string, got "
+                                   f"{type(text).__name__} (the checker takes scalar draws)")
+        try:
+            values[name] = sp.Rational(Fraction(text))
+        except (ValueError, ZeroDivisionError):
+            raise CertificateError(f"draw {name}: {text!r} is not an integer or p/q") from None
+    return values
+
+
+def _decision_text(value: bool | None) -> str:
+    return {True: "true", False: "false", None: "undecided"}[value]
+
+
+def build(statement: Any, name: str, example: dict[str, Any], method: str) -> dict[str, Any]:
+    """The certificate of a refutation of ``statement`` (its sympy form) at ``example`` (the
+    Lean-named draw), decided by ``method``; each part's enclosures are computed from the
+    sympy form (what the checker re-verifies)."""
+    draw = {key: exact_text(value) for key, value in example.items()}
+    certificate: dict[str, Any] = {"format": FORMAT, "version": VERSION, "statement": name,
+                                   "draw": draw, "decision": {"method": method}}
+    try:
+        parts = evaluate_parts(statement, parse_draw(draw))
+    except (CheckerError, CertificateError) as exc:
+        certificate["hypotheses"] = []
+        certificate["conclusion"] = {"decision": "undecided", "method": str(exc)}
+        return certificate
+    certificate["hypotheses"] = [
+        {"name": label, "decision": _decision_text(value),
+         "method": f"ball arithmetic at {bits} bits", "relations": trace}
+        for label, value, trace, bits in parts["hypotheses"]]
+    value, trace, bits = parts["conclusion"]
+    certificate["conclusion"] = {"decision": _decision_text(value),
+                                 "method": f"ball arithmetic at {bits} bits", "relations": trace}
+    return certificate
+
+
+def validate(data: Any, where: str = "certificate") -> dict[str, Any]:
+    """``data`` if it has a certificate's shape; :class:`CertificateError` otherwise."""
+    if not isinstance(data, dict):
+        raise CertificateError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise CertificateError(f"{where}: format {data.get('format')!r}, expected {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise CertificateError(f"{where}: version {data.get('version')!r}, expected {VERSION}")
+    for key, kind in (("statement", str), ("draw", dict), ("hypotheses", list),
+                      ("conclusion", dict)):
+        if not isinstance(data.get(key), kind):
+            raise CertificateError(f"{where}: {key!r} missing or not a {kind.__name__}")
+    return data
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    """Read and validate a certificate file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CertificateError(f"--certificate {path}: cannot read it ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CertificateError(f"--certificate {path}: not JSON ({exc})") from None
+    return validate(data, f"--certificate {path}")
+
+
+__all__ = ["FORMAT", "VERSION", "CertificateError", "build", "exact_text", "parse_draw",
+           "read", "validate"]
