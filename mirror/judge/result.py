@@ -62,6 +62,9 @@ class StatementResult:
     #: A refuted row's certificate (:mod:`mirror.judge.certificate`), with the independent
     #: checker's verdict on it under ``"checked"``.
     certificate: dict[str, Any] | None = None
+    #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
+    #: ``None``: computed in this run.
+    cached: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""
