@@ -60,8 +60,8 @@ def test_report_exits_1_on_a_refuted_row_and_lists_it_on_stderr(toy, capsys):
     refuted = [s["name"] for s in doc["statements"] if s["mirror_status"] == "refuted"]
     assert refuted  # the wrong prefix sum
     capsys.readouterr()
-    code = cli.main(["report", "--project", str(project), "--out", str(out), "--examples", "20",
-                     "--method", "scanner"])
+    code = cli.main(["report", "--project", str(project), "--out", str(out), "--examples", "30",
+                     "--method", "scanner"])  # the fixture's settings: the same verdicts
     err = capsys.readouterr().err
     assert code == EXIT_FINDINGS
     summary = [line for line in err.splitlines() if line.startswith("report: ") and "statements:" in line]
