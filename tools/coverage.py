@@ -41,7 +41,7 @@ if str(REPO) not in sys.path:
 
 FIXTURES = REPO / "tests" / "fixtures"
 #: Statuses that are a claim about the statement holding.
-CHECKED = ("tested", "symbolic")
+CHECKED = ("tested", "symbolic", "certified")
 #: Statuses that say leanmirror could not build a mirror.
 BLOCKED = ("untranslatable", "unbound")
 #: Before the ``error`` status existed, a failure inside a check was reported with this reason.

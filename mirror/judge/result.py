@@ -8,8 +8,10 @@ from typing import Any
 #: Python-side evidence levels, in DESIGN.md's vocabulary.
 MIRROR_STATUSES = (
     "symbolic",
+    "certified",
     "tested",
     "refuted",
+    "vacuous",
     "inconclusive",
     "untranslatable",
     "unbound",
@@ -51,6 +53,10 @@ class StatementResult:
     #: For a statement over type parameters: the carriers it was checked at
     #: (``R := ℝ``, one entry per instance; see :mod:`mirror.translate.instances`).
     carriers: list[str] = field(default_factory=list)
+    #: A ``certified`` row's box cover (:mod:`mirror.judge.boxes`, re-checked by
+    #: :mod:`mirror.judge.box_check`), or a ``vacuous`` row's proof that no draw satisfies
+    #: the hypotheses (:mod:`mirror.sample.solve`).
+    certificate: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

@@ -23,8 +23,10 @@ from bridge.errors import InvalidArgument
 from mirror import __version__
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
+from mirror.judge.presettle import presettle
 from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.collections import desugar
+from mirror.translate.functional import define_functions
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate,
                               with_value_hypotheses)
@@ -138,7 +140,7 @@ def _translate(decl: Declaration, translator: Translator, role: str, guard: Guar
         rewritten = guard.call("desugar", _desugared, decl)
         if guard.failed or isinstance(rewritten, Mirror):
             return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
-        decl = rewritten
+        decl = define_functions(rewritten)  # ∀ x, f x = e defines f: mirror.translate.functional
 
     def translated() -> Statement | Mirror:
         try:
@@ -437,6 +439,15 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
         return _result(mirror, mirror.status, reason=mirror.reason)
     guard = Guard(settings.statement_timeout, spent=mirror.build_seconds)
     started = time.monotonic()
+    if mirror.role == "theorem" and settings.symbolic and not mirror.bound_to:
+        settled = guard.call("presettle", presettle, mirror.statement)
+        if guard.failed:
+            return _error_result(mirror, guard.failure, guard.elapsed)
+        if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
+            return _result(mirror, settled.status, method=settled.method, reason=settled.reason,
+                           certificate=settled.certificate, examples=settled.examples,
+                           counterexample=settled.counterexample,
+                           duration=round(guard.elapsed, 3))
     symbolic = None
     if mirror.role == "theorem" and settings.symbolic:
         symbolic = guard.call("symbolic settle", settle_symbolically,

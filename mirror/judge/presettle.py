@@ -1,0 +1,131 @@
+"""Verdicts reached before any draw: a proof over a box, or a solved system of hypotheses.
+
+Two attempts, in this order, each within its own time bound:
+
+- :func:`mirror.judge.boxes.certify` — a statement over a bounded box of reals is proved at
+  every point by branch-and-bound with Arb balls (``certified``, with the box cover as the
+  certificate, re-checked here by :mod:`mirror.judge.box_check` before it is reported);
+- :func:`mirror.sample.solve.solve_statement` — hypotheses whose solution set is computed
+  exactly (linear systems, polynomial equations in one unknown, substitutions, functional
+  definitions): no solution is ``vacuous`` (with the proof), and a finite, exactly known
+  solution set decides the statement at each solution (``symbolic`` with the method, or
+  ``refuted`` with the solution as the counterexample).
+
+``None`` means neither applied: the statement goes to the draws as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mirror.judge.box_check import check_box_certificate
+import sympy as sp
+from sympy.logic.boolalg import BooleanAtom
+
+from mirror.judge.boxes import BoxBudget, Undecidable, boxed, certify, describe, enclose, truth
+from mirror.sample.solve import SolveBudget, Solutions, solve_statement
+from mirror.translate.values import Statement
+
+
+@dataclass
+class Presettled:
+    """A verdict reached without drawing."""
+
+    status: str
+    method: str
+    reason: str | None = None
+    certificate: dict[str, Any] | None = None
+    counterexample: dict[str, Any] | None = None
+    examples: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
+    """The verdict on ``statement`` that needs no draw, or ``None``."""
+    certificate = certify(statement, BoxBudget(seconds=seconds))
+    if certificate is not None:
+        problem = boxed(statement)
+        problems = check_box_certificate(certificate, problem.symbols, problem.hypotheses,
+                                         problem.conclusion)
+        if not problems:
+            return Presettled("certified", describe(certificate) + "; certificate re-checked",
+                              certificate=certificate)
+    solutions = solve_statement(statement, SolveBudget(seconds=seconds))
+    if solutions is None:
+        return None
+    return decide_solutions(statement, solutions)
+
+
+def _exact_value(value: sp.Basic) -> int | float | str:
+    """A solution value for the counterexample record: an integer, a dyadic rational as the
+    float it is exactly, another rational as ``"p/q"``, an algebraic number as sympy text."""
+    if value.is_Integer:
+        return int(value)
+    if value.is_Rational and value.q & (value.q - 1) == 0:
+        return float(value)
+    return str(value)
+
+
+def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
+    """``prop`` at an exact point: exactly when every value is rational (sympy folds Lean's
+    vocabulary on numbers exactly), else by Arb enclosures of the point (never sympy's
+    floating comparison); ``None`` when neither decides."""
+    if all(v.is_Rational for v in point.values()):
+        value = prop.xreplace(point)
+        if not isinstance(value, BooleanAtom) and hasattr(value, "doit"):
+            value = value.doit()
+        if isinstance(value, BooleanAtom):
+            return bool(value)
+        return None
+    try:
+        env = {s: enclose(v, {}) for s, v in point.items()}
+        return truth(prop, env)[0]
+    except Undecidable:
+        return None
+
+
+def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled | None:
+    """The verdict the complete solution set of the equations gives, or ``None``."""
+    if solutions.vacuous is not None:
+        return Presettled("vacuous", "solved the hypotheses exactly (no draw needed)",
+                          reason=f"the hypotheses never hold: {solutions.vacuous}",
+                          certificate={"version": 1, "kind": "no-solution",
+                                       "equations": solutions.equations,
+                                       "proof": solutions.vacuous})
+    if solutions.free:
+        return None
+    symbols = {v.name: v.symbol for v in statement.variables}
+    shown = "; ".join(", ".join(f"{k} = {sp.sstr(v)}" for k, v in c.items())
+                      for c in solutions.candidates[:6])
+    satisfying, failing = 0, None
+    for candidate in solutions.candidates:
+        point = {symbols[k]: v for k, v in candidate.items()}
+        hyps = [_decide_at(h, point) for _, h in statement.hypotheses]
+        if None in hyps:
+            return None
+        if not all(hyps):
+            continue
+        satisfying += 1
+        holds = _decide_at(statement.conclusion, point)
+        if holds is None:
+            return None
+        if not holds and failing is None:
+            failing = candidate
+    how = (f"solved the hypotheses exactly (lex Gröbner basis; Lean's division split by "
+           f"cases), no draw needed: solution(s) {shown}")
+    if failing is not None:
+        return Presettled("refuted", how, examples=satisfying,
+                          counterexample={k: _exact_value(v) for k, v in failing.items()},
+                          reason="counterexample decided exactly at a solution of the "
+                                 "hypotheses: the hypotheses hold and the conclusion fails")
+    if satisfying == 0:
+        return Presettled("vacuous", how, reason="the hypotheses never hold: no solution of "
+                          "their equations satisfies all of them",
+                          certificate={"version": 1, "kind": "no-solution",
+                                       "equations": solutions.equations, "solutions": shown})
+    return Presettled("symbolic", how + f"; the conclusion holds at each of the {satisfying} "
+                      "that satisfy every hypothesis", examples=satisfying)
+
+
+__all__ = ["Presettled", "decide_solutions", "presettle"]
