@@ -93,7 +93,7 @@ def _value(e: sp.Basic, at: dict) -> arb:
             return a[0].sqrt()
         if a[0] <= 0:
             return arb(0)
-        raise _Rejected("√ of a ball straddling 0")
+        return arb(0).union(arb(a[0].upper()).sqrt())  # √ is 0 on the negative part
     if isinstance(e, V.LeanRpow):
         return (a[1] * _positive(a[0]).log()).exp()
     if isinstance(e, V.LeanTan):
@@ -111,6 +111,29 @@ def _value(e: sp.Basic, at: dict) -> arb:
     raise _Rejected(f"no enclosure for {name}")
 
 
+def _gaps(difference: sp.Basic, at: dict):
+    """Enclosures of ``difference`` on the piece: the direct one, then the first-order Taylor
+    form around the piece's centre (``d(c) + ∇d(X)·(X - c)``, gradient by sympy)."""
+    try:
+        yield _value(difference, at)
+    except _Rejected:
+        pass
+    symbols = [s for s in at if s in difference.free_symbols]
+    if not symbols:
+        return
+    slopes = [sp.diff(difference, s) for s in symbols]
+    if any(g.has(sp.Derivative, sp.Subs) for g in slopes):
+        return
+    middle = {s: arb(at[s].mid()) for s in at}
+    try:
+        total = _value(difference, middle)
+        for s, g in zip(symbols, slopes):
+            total = total + _value(g, at) * (at[s] - middle[s])
+    except _Rejected:
+        return
+    yield total
+
+
 def _certainly(p: sp.Basic, at: dict) -> bool:
     """``p`` holds at every point of the piece (``False``: not shown)."""
     if p is sp.true:
@@ -125,13 +148,11 @@ def _certainly(p: sp.Basic, at: dict) -> bool:
         return _never(p.args[0], at)
     if isinstance(p, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan,
                       sp.Unequality)):
-        try:
-            gap = _value(p.rhs, at) - _value(p.lhs, at)
-        except _Rejected:
-            return False
-        return {sp.LessThan: gap >= 0, sp.StrictLessThan: gap > 0, sp.GreaterThan: gap <= 0,
-                sp.StrictGreaterThan: gap < 0,
-                sp.Unequality: gap > 0 or gap < 0}[type(p)]
+        for gap in _gaps(p.rhs - p.lhs, at):
+            if {sp.LessThan: gap >= 0, sp.StrictLessThan: gap > 0, sp.GreaterThan: gap <= 0,
+                    sp.StrictGreaterThan: gap < 0, sp.Unequality: gap > 0 or gap < 0}[type(p)]:
+                return True
+        return False
     return False
 
 
