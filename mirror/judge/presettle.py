@@ -23,7 +23,7 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from mirror.judge.boxes import BoxBudget, Undecidable, boxed, certify, describe, enclose, truth
+from mirror.judge.boxes import BoxBudget, Undecidable, boxed, certify, describe, enclose
 from mirror.sample.solve import SolveBudget, Solutions, solve_statement
 from mirror.translate.values import Statement
 
@@ -67,22 +67,67 @@ def _exact_value(value: sp.Basic) -> int | float | str:
     return str(value)
 
 
+_ORDER_SIGNS = {sp.StrictLessThan: lambda sign: sign < 0, sp.LessThan: lambda sign: sign <= 0,
+                sp.StrictGreaterThan: lambda sign: sign > 0,
+                sp.GreaterThan: lambda sign: sign >= 0, sp.Equality: lambda sign: sign == 0,
+                sp.Unequality: lambda sign: sign != 0}
+
+
+def _sign(d: sp.Basic) -> int | None:
+    """The sign of a closed real expression, decided exactly or rigorously: a rational by
+    itself, zero by the minimal polynomial of an algebraic number (exact arithmetic in its
+    number field), a non-zero sign by an Arb enclosure that excludes ``0``."""
+    if d.is_Rational:
+        return 1 if d > 0 else -1 if d < 0 else 0
+    try:
+        ball_ = enclose(d, {})
+    except Undecidable:
+        ball_ = None
+    if ball_ is not None and (ball_ > 0 or ball_ < 0):
+        return 1 if ball_ > 0 else -1
+    if d.is_algebraic:
+        t = sp.Dummy("t")
+        try:
+            if sp.minimal_polynomial(d, t) == t:
+                return 0
+        except (NotImplementedError, sp.PolynomialError, ValueError):
+            return None
+    return None
+
+
 def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
-    """``prop`` at an exact point: exactly when every value is rational (sympy folds Lean's
-    vocabulary on numbers exactly), else by Arb enclosures of the point (never sympy's
-    floating comparison); ``None`` when neither decides."""
+    """``prop`` at an exact point, never by sympy's floating comparison: relations by the
+    exact or rigorous sign of ``lhs - rhs`` (:func:`_sign`), connectives recursively, anything
+    else by sympy's exact evaluation at a rational point (Lean's vocabulary folds exactly on
+    numbers); ``None`` when that does not decide."""
+    if isinstance(prop, BooleanAtom):
+        return bool(prop)
+    if type(prop) in _ORDER_SIGNS:
+        d = (prop.lhs - prop.rhs).xreplace(point)
+        if d.free_symbols or not d.is_number:
+            return None
+        if d.is_extended_real is False:
+            return type(prop) is sp.Unequality
+        sign = _sign(d)
+        return None if sign is None else _ORDER_SIGNS[type(prop)](sign)
+    if isinstance(prop, (sp.And, sp.Or)):
+        parts = [_decide_at(arg, point) for arg in prop.args]
+        strong = isinstance(prop, sp.Or)
+        if strong in parts:
+            return strong
+        return None if None in parts else not strong
+    if isinstance(prop, sp.Not):
+        inner = _decide_at(prop.args[0], point)
+        return None if inner is None else not inner
+    if isinstance(prop, sp.Implies):
+        return _decide_at(sp.Or(sp.Not(prop.args[0]), prop.args[1]), point)
     if all(v.is_Rational for v in point.values()):
         value = prop.xreplace(point)
         if not isinstance(value, BooleanAtom) and hasattr(value, "doit"):
             value = value.doit()
         if isinstance(value, BooleanAtom):
             return bool(value)
-        return None
-    try:
-        env = {s: enclose(v, {}) for s, v in point.items()}
-        return truth(prop, env)[0]
-    except Undecidable:
-        return None
+    return None
 
 
 def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled | None:

@@ -13,7 +13,8 @@ planner therefore first solves what it can, exactly:
   complex solution (sympy's ``solve`` of a triangular system), of which the real ones are
   kept, and those of the variables' types (ℕ: integers ≥ 0, ℤ: integers, ℚ: rationals,
   ℝ≥0 / ℕ+: their floors);
-- a ``%`` equation whose value is out of the remainder's range (``(3 * n) % 2 = 11``:
+- a hypothesis that reduced to ``False`` at translation (``x ^ 2 = -1`` over ℝ), and a ``%``
+  equation whose value is out of the remainder's range (``(3 * n) % 2 = 11``:
   ``Nat.mod_lt``) has no solution.
 
 An equation the solver does not read only enlarges the candidate set, never shrinks it: the
@@ -115,6 +116,10 @@ def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -
     if len(scalars) != len(statement.variables) or any(v.ty.kind not in _ADMISSIBLE
                                                         for v in scalars):
         return None
+    for label, hyp in statement.hypotheses:
+        if hyp is sp.false:
+            return Solutions([], [], [], vacuous=f"hypothesis {label} reduces to False over the "
+                             "variables' types (sympy, at translation)")
     atoms = [a for _, hyp in statement.hypotheses for a in sp.And.make_args(hyp)]
     for atom in atoms:
         proof = _remainder_out_of_range(atom)

@@ -25,7 +25,8 @@ Lean                rewritten to                                      Mathlib
                     (Finset.Ico 1 (n + 1))`` (empty at ``n = 0``)     (``n ≠ 0``)
 ==================  ================================================  ==============================
 
-``Nat.Prime`` is also read in field notation (``p.Prime``). The rewrite applies to the
+``(s.filter p).card`` of such a finset becomes ``∑ x ∈ s, if p x then 1 else 0``
+(``Finset.card_filter``). ``Nat.Prime`` is also read in field notation (``p.Prime``). The rewrite applies to the
 statement (its binders and its type); a name the table lacks is left for the translator, which
 reports it with the advice to bind it in the project.
 """
@@ -121,6 +122,8 @@ class _Rewriter:
             head, args = t.fn, [self.term(a) for a in t.args]
             if isinstance(head, T.Proj) and head.field in FIELDS:
                 head, args = T.Const(FIELDS[head.field]), [self.term(head.expr)] + args
+            if head == T.Const("Finset.card") and len(args) == 1:
+                return self._card(args[0])
             if isinstance(head, T.Const) and head.name in REWRITES:
                 arity, build = REWRITES[head.name]
                 if len(args) >= arity:
@@ -129,6 +132,8 @@ class _Rewriter:
             return T.App(self.term(head), tuple(args), t.ty)
         if isinstance(t, T.Proj) and t.field in FIELDS:
             return self.term(T.App(T.Const(FIELDS[t.field]), (t.expr,)))
+        if isinstance(t, T.Proj) and t.field == "card" and _mentions(t.expr):
+            return self._card(self.term(t.expr))
         if isinstance(t, (T.Lam, T.Pi)):
             binders = tuple(T.Binder(b.name, None if b.type is None else self.term(b.type),
                                      b.info) for b in t.binders)
@@ -144,6 +149,17 @@ class _Rewriter:
         if isinstance(t, T.Let):
             return T.Let(t.name, t.type, self.term(t.value), self.term(t.body))
         return t
+
+
+    def _card(self, s: T.Term) -> T.Term:
+        """``(s.filter p).card`` as ``∑ x ∈ s, if p x then 1 else 0`` (``Finset.card_filter``);
+        another finset's card is left as it is."""
+        if isinstance(s, T.App) and s.fn == T.Const("Finset.filter") and len(s.args) == 2 \
+                and isinstance(s.args[0], T.Lam) and len(s.args[0].binders) == 1:
+            lam = s.args[0]
+            body = _c("ite", lam.body, _lit(1), _lit(0))
+            return _c("Finset.sum", s.args[1], T.Lam(lam.binders, body))
+        return _c("Finset.card", s)
 
 
 def _mentions(t: T.Term) -> bool:
