@@ -9,8 +9,8 @@ the hypotheses and the conclusion are enclosed; the piece is *decided* when one 
 is certainly false on all of it, or the conclusion certainly true. An undecided piece is
 bisected along its widest side, until every piece is decided (proved) or the budget (pieces,
 seconds) is spent (nothing is claimed). A piece on which the conclusion is certainly false
-while every hypothesis certainly holds is not searched further: the draw-based checks refute
-such statements with an exact counterexample.
+(and no hypothesis certainly false) stops the search: its centre, a dyadic point, is handed back
+for an exact confirmation as a counterexample (:func:`search`).
 
 Lean's junk values are kept: an enclosure that would straddle a junk case (``log`` of a ball
 containing ``0``, ``x / y`` with ``y`` containing ``0``, ``√`` of a ball straddling ``0``) is
@@ -26,6 +26,7 @@ translation).
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
@@ -370,8 +371,8 @@ def _decide_piece(problem: Boxed, piece, mean_value: MeanValue) -> tuple[str | N
     value, why = truth(problem.conclusion, env, piece, mean_value)
     if value is True:
         return "conclusion", why
-    if value is False and all(v is True for v in hyp_values):
-        return "fails", why
+    if value is False:  # a counterexample region, unless the hypotheses fail in it too: the
+        return "fails", why  # caller confirms its centre exactly (mirror.judge.presettle)
     return None, None
 
 
@@ -389,49 +390,74 @@ def _fraction_text(value: Fraction) -> str:
     return str(value)
 
 
+def _breadth_first(problem: Boxed, budget: BoxBudget, deadline: float, mean_value: MeanValue,
+                   failing: list) -> dict | None:
+    """The bisection tree deciding every piece, built breadth first (so that a large region
+    where the conclusion fails is met before the search digs into a tight point); ``None``
+    when the budget is spent or a failing piece is met (appended to ``failing``)."""
+    root: dict = {}
+    queue = deque([(root, problem.box, 0)])
+    done = 0
+    while queue:
+        node, piece, depth = queue.popleft()
+        done += 1
+        if done > budget.max_pieces or time.monotonic() > deadline:
+            return None
+        decided, why = _decide_piece(problem, piece, mean_value)
+        if decided == "fails":
+            failing.append(piece)
+            return None
+        if decided is not None:
+            node.update({"leaf": decided, "enclosure": why})
+            continue
+        if depth >= budget.max_depth or all(hi == lo for lo, hi in piece):
+            return None
+        axis, left, right = _split(piece)
+        parts: list[dict] = [{}, {}]
+        node.update({"split": axis, "at": _fraction_text(left[axis][1]), "parts": parts})
+        queue.append((parts[0], left, depth + 1))
+        queue.append((parts[1], right, depth + 1))
+    return root
+
+
+def _count(tree: dict) -> int:
+    return 1 if "leaf" in tree else 1 + sum(_count(p) for p in tree["parts"])
+
+
 def certify(statement: Statement, budget: BoxBudget = BoxBudget()) -> dict | None:
     """The certificate that ``statement`` holds on its whole box, or ``None`` (not a box
     statement, a region where it fails, or the budget spent)."""
+    return search(statement, budget)[0]
+
+
+def search(statement: Statement, budget: BoxBudget = BoxBudget()
+           ) -> tuple[dict | None, dict[str, Fraction] | None]:
+    """``(certificate, None)`` when ``statement`` holds on its whole box; ``(None, point)``
+    when the search met a piece on which every hypothesis certainly holds and the conclusion
+    certainly fails (``point`` is its centre, a dyadic rational per variable: a counterexample
+    for the caller to confirm); ``(None, None)`` otherwise."""
     problem = boxed(statement)
     if problem is None or (problem.conclusion is sp.true and not problem.names
                            and not problem.hypotheses):
-        return None  # a closed statement that is True as translated is sympy's (symbolic)
+        return None, None  # a closed statement that is True as translated is sympy's
+    failing: list = []
     deadline = time.monotonic() + budget.seconds
     mean_value = MeanValue(problem.symbols)
-    pieces = 0
     old = ctx.prec
     ctx.prec = PRECISION
     try:
-        def search(piece, depth: int) -> dict | None:
-            nonlocal pieces
-            pieces += 1
-            if pieces > budget.max_pieces or time.monotonic() > deadline:
-                return None
-            decided, why = _decide_piece(problem, piece, mean_value)
-            if decided == "fails":
-                return None
-            if decided is not None:
-                return {"leaf": decided, "enclosure": why}
-            if depth >= budget.max_depth or all(hi == lo for lo, hi in piece):
-                return None
-            axis, left, right = _split(piece)
-            first = search(left, depth + 1)
-            if first is None:
-                return None
-            second = search(right, depth + 1)
-            if second is None:
-                return None
-            return {"split": axis, "at": _fraction_text(left[axis][1]),
-                    "parts": [first, second]}
-
         try:
-            tree = search(problem.box, 0)
+            tree = _breadth_first(problem, budget, deadline, mean_value, failing)
         except Undecidable:
-            return None
+            return None, None
+        pieces = _count(tree) if tree is not None else 0
     finally:
         ctx.prec = old
     if tree is None:
-        return None
+        point = None
+        if failing:
+            point = {n: (lo + hi) / 2 for n, (lo, hi) in zip(problem.names, failing[0])}
+        return None, point
     return {
         "version": CERTIFICATE_VERSION,
         "kind": "box-cover",
@@ -440,7 +466,7 @@ def certify(statement: Statement, budget: BoxBudget = BoxBudget()) -> dict | Non
         "box": [[_fraction_text(lo), _fraction_text(hi)] for lo, hi in problem.box],
         "pieces": pieces,
         "tree": tree,
-    }
+    }, None
 
 
 def leaves(tree: dict) -> int:
@@ -460,4 +486,4 @@ def describe(certificate: dict) -> str:
 
 
 __all__ = ["BoxBudget", "Boxed", "MeanValue", "CERTIFICATE_VERSION", "Undecidable", "boxed", "certify",
-           "describe", "enclose", "leaves", "truth"]
+           "describe", "enclose", "leaves", "search", "truth"]

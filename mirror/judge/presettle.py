@@ -23,7 +23,7 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from mirror.judge.boxes import BoxBudget, Undecidable, boxed, certify, describe, enclose
+from mirror.judge.boxes import BoxBudget, Undecidable, boxed, describe, enclose, search
 from mirror.sample.solve import SolveBudget, Solutions, solve_statement
 from mirror.translate.values import Statement
 
@@ -43,7 +43,11 @@ class Presettled:
 
 def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     """The verdict on ``statement`` that needs no draw, or ``None``."""
-    certificate = certify(statement, BoxBudget(seconds=seconds))
+    certificate, point = search(statement, BoxBudget(seconds=seconds))
+    if point is not None:
+        refuted = _refuted_at(statement, point)
+        if refuted is not None:
+            return refuted
     if certificate is not None:
         problem = boxed(statement)
         problems = check_box_certificate(certificate, problem.symbols, problem.hypotheses,
@@ -128,6 +132,21 @@ def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
         if isinstance(value, BooleanAtom):
             return bool(value)
     return None
+
+
+def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
+    """A counterexample the box search located, confirmed at the exact point (Arb signs)."""
+    symbols = {v.name: v.symbol for v in statement.variables}
+    at = {symbols[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
+    if not all(_decide_at(h, at) is True for _, h in statement.hypotheses):
+        return None
+    if _decide_at(statement.conclusion, at) is not False:
+        return None
+    return Presettled("refuted", "branch-and-bound with Arb balls located a piece of the box "
+                      "where the conclusion fails", examples=1,
+                      counterexample={k: _exact_value(at[symbols[k]]) for k in point},
+                      reason="counterexample decided by Arb enclosures at an exact point: the "
+                             "hypotheses hold and the conclusion fails")
 
 
 def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled | None:
