@@ -111,11 +111,14 @@ def _value(e: sp.Basic, at: dict) -> arb:
     raise _Rejected(f"no enclosure for {name}")
 
 
-def _gaps(difference: sp.Basic, at: dict):
-    """Enclosures of ``difference`` on the piece: the direct one, then the first-order Taylor
-    form around the piece's centre (``d(c) + ∇d(X)·(X - c)``, gradient by sympy)."""
+def _gaps(difference: sp.Basic, at: dict, ends: dict):
+    """Pairs of balls containing the least and the largest value of ``difference`` on the
+    piece: the direct enclosure (twice), the first-order Taylor form around the piece's centre
+    (``d(c) + ∇d(X)·(X - c)``, gradient by sympy), and the end faces along the axes where the
+    slope keeps one sign."""
     try:
-        yield _value(difference, at)
+        whole = _value(difference, at)
+        yield whole, whole
     except _Rejected:
         pass
     symbols = [s for s in at if s in difference.free_symbols]
@@ -131,46 +134,63 @@ def _gaps(difference: sp.Basic, at: dict):
             total = total + _value(g, at) * (at[s] - middle[s])
     except _Rejected:
         return
-    yield total
+    yield total, total
+    # along an axis where the slope keeps one sign, the extremes lie on the end faces
+    low, high = dict(at), dict(at)
+    for s, g in zip(symbols, slopes):
+        try:
+            slope = _value(g, at)
+        except _Rejected:
+            continue
+        if slope >= 0:
+            low[s], high[s] = ends[s]
+        elif slope <= 0:
+            high[s], low[s] = ends[s]
+    if low != at:
+        try:
+            yield _value(difference, low), _value(difference, high)
+        except _Rejected:
+            pass
 
 
-def _certainly(p: sp.Basic, at: dict) -> bool:
+def _certainly(p: sp.Basic, at: dict, ends: dict) -> bool:
     """``p`` holds at every point of the piece (``False``: not shown)."""
     if p is sp.true:
         return True
     if isinstance(p, sp.And):
-        return all(_certainly(q, at) for q in p.args)
+        return all(_certainly(q, at, ends) for q in p.args)
     if isinstance(p, sp.Or):
-        return any(_certainly(q, at) for q in p.args)
+        return any(_certainly(q, at, ends) for q in p.args)
     if isinstance(p, sp.Implies):
-        return _never(p.args[0], at) or _certainly(p.args[1], at)
+        return _never(p.args[0], at, ends) or _certainly(p.args[1], at, ends)
     if isinstance(p, sp.Not):
-        return _never(p.args[0], at)
+        return _never(p.args[0], at, ends)
     if isinstance(p, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan,
                       sp.Unequality)):
-        for gap in _gaps(p.rhs - p.lhs, at):
-            if {sp.LessThan: gap >= 0, sp.StrictLessThan: gap > 0, sp.GreaterThan: gap <= 0,
-                    sp.StrictGreaterThan: gap < 0, sp.Unequality: gap > 0 or gap < 0}[type(p)]:
+        for least, most in _gaps(p.rhs - p.lhs, at, ends):
+            if {sp.LessThan: least >= 0, sp.StrictLessThan: least > 0, sp.GreaterThan: most <= 0,
+                    sp.StrictGreaterThan: most < 0,
+                    sp.Unequality: least > 0 or most < 0}[type(p)]:
                 return True
         return False
     return False
 
 
-def _never(p: sp.Basic, at: dict) -> bool:
+def _never(p: sp.Basic, at: dict, ends: dict) -> bool:
     """``p`` fails at every point of the piece."""
     if p is sp.false:
         return True
     if isinstance(p, sp.And):
-        return any(_never(q, at) for q in p.args)
+        return any(_never(q, at, ends) for q in p.args)
     if isinstance(p, sp.Or):
-        return all(_never(q, at) for q in p.args)
+        return all(_never(q, at, ends) for q in p.args)
     if isinstance(p, sp.Implies):
-        return _certainly(p.args[0], at) and _never(p.args[1], at)
+        return _certainly(p.args[0], at, ends) and _never(p.args[1], at, ends)
     if isinstance(p, sp.Not):
-        return _certainly(p.args[0], at)
+        return _certainly(p.args[0], at, ends)
     if isinstance(p, (sp.Equality, sp.Unequality, sp.LessThan, sp.StrictLessThan,
                       sp.GreaterThan, sp.StrictGreaterThan)):
-        return _certainly(p.negated, at)
+        return _certainly(p.negated, at, ends)
     return False
 
 
@@ -192,8 +212,10 @@ def check_box_certificate(certificate: dict, symbols: list[sp.Symbol], hypothese
         while stack:
             node, piece, path = stack.pop()
             at = {s: _hull(lo, hi) for s, (lo, hi) in zip(symbols, piece)}
+            ends = {s: (_hull(lo, lo), _hull(hi, hi)) for s, (lo, hi) in zip(symbols, piece)}
             if "leaf" in node:
-                problems.extend(_leaf_problems(node["leaf"], at, hypotheses, conclusion, path))
+                problems.extend(_leaf_problems(node["leaf"], at, ends, hypotheses, conclusion,
+                                               path))
                 continue
             axis, cut = int(node["split"]), _frac(node["at"])
             lo, hi = piece[axis]
@@ -209,12 +231,13 @@ def check_box_certificate(certificate: dict, symbols: list[sp.Symbol], hypothese
     return problems
 
 
-def _leaf_problems(leaf: str, at: dict, hypotheses: list, conclusion, path: str) -> list[str]:
+def _leaf_problems(leaf: str, at: dict, ends: dict, hypotheses: list, conclusion,
+                   path: str) -> list[str]:
     if leaf == "conclusion":
-        return [] if _certainly(conclusion, at) else [f"{path}: conclusion not certain"]
+        return [] if _certainly(conclusion, at, ends) else [f"{path}: conclusion not certain"]
     kind, _, index = leaf.partition(" ")
     if kind == "hypothesis" and index.isdigit() and int(index) < len(hypotheses):
-        return [] if _never(hypotheses[int(index)], at) else [
+        return [] if _never(hypotheses[int(index)], at, ends) else [
             f"{path}: hypothesis {index} not certainly false"]
     return [f"{path}: unknown leaf {leaf!r}"]
 

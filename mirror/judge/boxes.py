@@ -195,15 +195,19 @@ def enclose(expr: sp.Basic, env: dict[sp.Symbol, arb]) -> arb:
 
 # ---- three-valued truth on a piece ------------------------------------------------------------
 
-#: ``lhs rel rhs`` → (certainly true, certainly false) of ``d = rhs - lhs``.
-_RELATIONS: dict[type, Callable[[arb], tuple[bool, bool]]] = {
-    sp.StrictLessThan: lambda d: (d > 0, d <= 0),
-    sp.LessThan: lambda d: (d >= 0, d < 0),
-    sp.StrictGreaterThan: lambda d: (d < 0, d >= 0),
-    sp.GreaterThan: lambda d: (d <= 0, d > 0),
-    sp.Unequality: lambda d: (_nonzero(d), d == 0),
-    sp.Equality: lambda d: (False, _nonzero(d)),  # equality is never proved by a ball
+#: ``lhs rel rhs`` → (certainly true, certainly false) of ``d = rhs - lhs``, given a ball
+#: ``lo`` containing ``d``'s least value on the piece and a ball ``hi`` containing its largest.
+_RANGE_RELATIONS: dict[type, Callable[[arb, arb], tuple[bool, bool]]] = {
+    sp.StrictLessThan: lambda lo, hi: (lo > 0, hi <= 0),
+    sp.LessThan: lambda lo, hi: (lo >= 0, hi < 0),
+    sp.StrictGreaterThan: lambda lo, hi: (hi < 0, lo >= 0),
+    sp.GreaterThan: lambda lo, hi: (hi <= 0, lo > 0),
+    sp.Unequality: lambda lo, hi: (lo > 0 or hi < 0, lo == 0 and hi == 0),
+    sp.Equality: lambda lo, hi: (False, lo > 0 or hi < 0),  # a ball never proves equality
 }
+#: The same on one ball containing every value of ``d``.
+_RELATIONS: dict[type, Callable[[arb], tuple[bool, bool]]] = {
+    kind: (lambda rel: lambda d: rel(d, d))(rel) for kind, rel in _RANGE_RELATIONS.items()}
 
 
 class MeanValue:
@@ -237,6 +241,33 @@ class MeanValue:
             return None
         return out
 
+    def monotone(self, d: sp.Basic, piece: list[tuple[Fraction, Fraction]]
+                 ) -> tuple[arb, arb] | None:
+        """Balls containing ``d``'s least and largest values on the piece, from monotonicity:
+        along each axis where the gradient has one sign on the whole piece, the least value is
+        on the face at one end and the largest on the face at the other (faces are exact, often
+        points where a tight bound is met exactly: ``exp 0 - 1 = 0``)."""
+        grads = self.gradient(d)
+        if grads is None or not self.symbols:
+            return None
+        whole = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(self.symbols, piece)}
+        low, high = list(piece), list(piece)
+        try:
+            for axis, g in enumerate(grads):
+                slope = enclose(g, whole)
+                lo, hi = piece[axis]
+                if slope >= 0:
+                    low[axis], high[axis] = (lo, lo), (hi, hi)
+                elif slope <= 0:
+                    low[axis], high[axis] = (hi, hi), (lo, lo)
+            if low == list(piece):
+                return None
+            at_low = enclose(d, {s: interval_ball(*r) for s, r in zip(self.symbols, low)})
+            at_high = enclose(d, {s: interval_ball(*r) for s, r in zip(self.symbols, high)})
+        except (Undecidable, _Straddles):
+            return None
+        return at_low, at_high
+
 
 def truth(prop: sp.Basic, env: dict[sp.Symbol, arb], piece: list | None = None,
           mean_value: MeanValue | None = None) -> tuple[bool | None, Any]:
@@ -259,7 +290,13 @@ def truth(prop: sp.Basic, env: dict[sp.Symbol, arb], piece: list | None = None,
             if yes or no:
                 return yes, d.str(radius=True)
         if mean_value is not None and piece is not None:
-            form = mean_value.enclose(prop.rhs - prop.lhs, piece)
+            difference = prop.rhs - prop.lhs
+            faces = mean_value.monotone(difference, piece)
+            if faces is not None:
+                yes, no = _RANGE_RELATIONS[type(prop)](*faces)
+                if yes or no:
+                    return yes, "monotone " + " .. ".join(b.str(radius=True) for b in faces)
+            form = mean_value.enclose(difference, piece)
             if form is not None:
                 yes, no = relation(form)
                 if yes or no:

@@ -28,6 +28,7 @@ from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.collections import desugar
 from mirror.translate.functional import define_functions
 from mirror.translate.number_theory import rewrite_number_theory
+from mirror.translate.prenex import lift_quantifiers
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate,
                               with_value_hypotheses)
@@ -144,6 +145,7 @@ def _translate(decl: Declaration, translator: Translator, role: str, guard: Guar
         if guard.failed or isinstance(rewritten, Mirror):
             return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
         decl = define_functions(rewritten)  # ∀ x, f x = e defines f: mirror.translate.functional
+        decl = lift_quantifiers(decl)  # A ∧ ∀ x, P x is ∀ x, A ∧ P x: mirror.translate.prenex
 
     def translated() -> Statement | Mirror:
         try:

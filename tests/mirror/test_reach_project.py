@@ -34,6 +34,12 @@ EXPECTED = {
     "card_divisors_twelve": "symbolic",
     "sum_prime_factors_sixty": "tested", "sum_prime_factors_twelve_false": "refuted",
     "self_le_factorial'": "tested", "factorial_lt_pow_false": "refuted",
+    # quantifiers over ℝ inside a conclusion (Reach/Quantifiers.lean)
+    "and_forall": "tested", "and_forall_false": "refuted",
+    "forall_icc": "tested", "forall_icc_false": "refuted",
+    "forall_premises": "tested", "forall_premises_false": "refuted",
+    # tight bounds decided by monotonicity, a bounded ∀ x ∈ Set.Icc (Reach/Certified.lean)
+    "one_le_exp_tight": "certified", "sq_le_self_icc": "certified",
 }
 
 

@@ -49,11 +49,15 @@ def test_an_equation_the_solver_cannot_read_leaves_the_statement_to_the_draws(le
     verdicts = lean_verdicts(
         # 2 ^ x is no polynomial: no solution set is claimed, the draws decide
         "theorem exp_eq (x : ℕ) (h : 2 ^ x = 8) : x = 3 := by sorry\n"
+        # exp x = 2 is no polynomial either: draws never satisfy it, the row says so
+        "theorem rare_exp (x : ℝ) (h : Real.exp x = 2) : x < 1 := by sorry\n"
         # a positive-dimensional system (a line): no finite set, nothing claimed
         "theorem line (x y : ℝ) (h : x + y = 1) : x = 1 - y := by sorry\n")
     assert "solved the hypotheses" not in (verdicts["exp_eq"].method or "")
     assert verdicts["exp_eq"].mirror_status in ("tested", "inconclusive")
     assert "solved the hypotheses" not in (verdicts["line"].method or "")
+    assert verdicts["rare_exp"].mirror_status == "inconclusive"
+    assert "rejected by the hypotheses" in verdicts["rare_exp"].reason
 
 
 def test_an_unknown_constant_is_to_be_bound_in_the_project():
