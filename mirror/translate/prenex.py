@@ -8,7 +8,8 @@ Lifted, it is a binder of the statement, drawn like the others: a failing draw r
 ``∀`` is in the conclusion, where a counterexample decides), and bounded forms
 (``∀ x ∈ Set.Icc a b, P x``, ``∀ x, a ≤ x → x ≤ b → P x``) become hypotheses that bound the
 draw — and a box for :mod:`mirror.judge.boxes`. A ``∀`` under a negation, an ``↔`` or an
-``∃`` is left where it is (there a sample does not decide). Binders that are not propositions are
+``∃`` is left where it is (there a sample does not decide), and so is one over ℕ or ``Fin n``
+(the translator expands those exactly). Binders that are not propositions are
 lifted (an untyped one is typed from its uses, :mod:`mirror.translate.binder_types`); a lifted
 binder that would capture a name is renamed. The statement's own untyped binders (``∀ x ∈
 Set.Icc 0 1, …``, ``(n)``) are typed the same way.
@@ -27,11 +28,20 @@ from mirror.translate.values import is_prop_type
 _POSITIVE = ("And", "Or")
 
 
-def _is_quantifier(binder: T.Binder) -> bool:
-    """A ``∀`` over values (typed, or untyped: the translator infers its type as for any
-    statement binder), not an implication."""
-    return binder.name != "_" and not is_prop_type(binder.type) \
-        and not isinstance(binder.type, T.Sort)
+#: Carriers whose quantifiers the translator cannot expand (ℕ and ``Fin n`` ones it can, and
+#: exactly: they stay where they are).
+_LIFTED = frozenset({"Real", "Complex", "Rat", "NNReal", "Int"})
+
+
+def _lifted_type(binder: T.Binder, body: T.Term) -> T.Term | None:
+    """The type of a ``∀`` binder to lift (written, or typed from its uses in ``body``), or
+    ``None`` when it is not one: an implication, or a quantifier over ℕ / ``Fin n``."""
+    if binder.name == "_" or is_prop_type(binder.type):
+        return None
+    ty = binder.type
+    if ty is None:
+        ty = infer_types([binder], body)[0].type
+    return ty if isinstance(ty, T.Const) and ty.name in _LIFTED else None
 
 
 class _Lifter:
@@ -53,11 +63,12 @@ class _Lifter:
             t = T.Pi(t.binders[:1], T.Pi(t.binders[1:], t.body))
         if isinstance(t, T.Pi) and len(t.binders) == 1:
             (binder,) = t.binders
-            if nested and _is_quantifier(binder):
+            ty = _lifted_type(binder, t.body) if nested else None
+            if ty is not None:
                 name = self._fresh(binder.name)
                 body = T.substitute(t.body, {binder.name: T.Var(name)}) \
                     if name != binder.name else t.body
-                self.lifted.append(T.Binder(name, binder.type, binder.info))
+                self.lifted.append(T.Binder(name, ty, binder.info))
                 return self.lift(body, nested)
             if binder.type is not None and is_prop_type(binder.type):  # an implication
                 return T.Pi(t.binders, self.lift(t.body, nested))
