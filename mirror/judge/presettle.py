@@ -5,6 +5,9 @@ Two attempts, in this order, each within its own time bound:
 - :func:`mirror.judge.boxes.certify` — a statement over a bounded box of reals is proved at
   every point by branch-and-bound with Arb balls (``certified``, with the box cover as the
   certificate, re-checked here by :mod:`mirror.judge.box_check` before it is reported);
+- :func:`mirror.sample.solve.membership_sets` — a set given by membership over ℕ is computed
+  on a bounded range and reported, and the row stays ``inconclusive`` (truncated: no draw
+  refutes from the sampled prefix);
 - :func:`mirror.sample.solve.solve_statement` — hypotheses whose solution set is computed
   exactly (linear systems, polynomial equations in one unknown, substitutions, functional
   definitions): no solution is ``vacuous`` (with the proof), and a finite, exactly known
@@ -16,6 +19,7 @@ Two attempts, in this order, each within its own time bound:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +28,7 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
 from mirror.judge.boxes import BoxBudget, Undecidable, boxed, describe, enclose, search
-from mirror.sample.solve import SolveBudget, Solutions, solve_statement
+from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate.values import Statement
 
 
@@ -55,6 +59,9 @@ def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
         if not problems:
             return Presettled("certified", describe(certificate) + "; certificate re-checked",
                               certificate=certificate)
+    truncated = _truncated_sets(statement, seconds)
+    if truncated is not None:
+        return truncated
     solutions = solve_statement(statement, SolveBudget(seconds=seconds))
     if solutions is None:
         return None
@@ -132,6 +139,41 @@ def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
         if isinstance(value, BooleanAtom):
             return bool(value)
     return None
+
+
+#: How far a set given by membership is computed (it stays truncated there).
+MEMBERSHIP_RANGE = 2000
+
+
+def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
+    """A statement with a set given by membership over ℕ (``∀ n, n ∈ S ↔ p n``): the draws
+    would check the condition only on the sampled prefix, where a wrong set (often ``∅``)
+    passes, so no draw may refute it. The set is computed on ``[0, MEMBERSHIP_RANGE)``
+    exactly and shown; the row is ``inconclusive`` (truncated: beyond the range the set is
+    not known, so neither a proof nor a refutation rests on it)."""
+    sets = membership_sets(statement)
+    if not sets:
+        return None
+    deadline = time.monotonic() + seconds
+    shown = []
+    for member in sets:
+        elements, limit = [], 0
+        for n in range(MEMBERSHIP_RANGE):
+            if time.monotonic() > deadline:
+                break
+            value = _decide_at(member.predicate, {member.index: sp.Integer(n)})
+            if value is None:
+                break
+            limit = n + 1
+            if value:
+                elements.append(n)
+        listed = ", ".join(map(str, elements[:12])) + (", …" if len(elements) > 12 else "")
+        shown.append(f"{member.label} gives the set {{{listed}}} ({len(elements)} element(s)) "
+                     f"on [0, {limit})")
+    return Presettled("inconclusive", "a set given by membership, computed exactly on a bounded "
+                      "range (truncated)",
+                      reason="; ".join(shown) + "; beyond that range the set is not known, so "
+                      "no refutation (nor proof) rests on it: a truncated set decides nothing")
 
 
 def _refuted_at(statement: Statement, point: dict) -> Presettled | None:

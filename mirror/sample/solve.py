@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from mirror.translate import vocabulary as V
-from mirror.translate.values import Statement
+from mirror.translate.values import NAT_DOMAIN, Statement
 
 #: Variable kinds the solver reads, and the test a solution value must pass for each.
 _ADMISSIBLE = {
@@ -175,4 +175,37 @@ def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -
                      sorted(set(read)), free=free)
 
 
-__all__ = ["SolveBudget", "Solutions", "solve_statement"]
+@dataclass
+class MemberSet:
+    """A finite set given by membership, ``∀ n, n ∈ S ↔ p n``, with the predicate ``p`` of the
+    bound index alone (``predicate`` over ``index``): computable on any bounded range, but
+    only *truncated* there — what lies beyond the range is not known."""
+
+    label: str
+    index: sp.Symbol
+    predicate: sp.Basic
+
+
+def membership_sets(statement: Statement) -> list[MemberSet]:
+    """The hypotheses that give a set by a membership condition over the sampled prefix of ℕ
+    (``FinAll(n ↦ (n ∈ S) ↔ p n, 0, NATDOM)``, the translator's reading of the ``∀ n``)."""
+    drawn = {v.symbol for v in statement.variables}
+    found = []
+    for label, hyp in statement.hypotheses:
+        for atom in sp.And.make_args(hyp):
+            if not (isinstance(atom, V.FinAll) and atom.args[2] == NAT_DOMAIN
+                    and isinstance(atom.args[0], sp.Lambda)):
+                continue
+            lam = atom.args[0]
+            body = lam.expr
+            if not isinstance(body, sp.Equivalent) or len(body.args) != 2:
+                continue
+            index = lam.variables[0]
+            for side, other in (body.args, body.args[::-1]):
+                if side.free_symbols & drawn and not (other.free_symbols & drawn):
+                    found.append(MemberSet(label, index, other))
+                    break
+    return found
+
+
+__all__ = ["MemberSet", "SolveBudget", "Solutions", "membership_sets", "solve_statement"]

@@ -89,6 +89,13 @@ def test_solved_rows_say_how_their_verdict_was_reached(reach):
     assert reach["linear_rational_false"].counterexample == {"x": "1/3"}
 
 
+def test_a_set_given_by_membership_is_computed_and_marked_truncated(reach):
+    row = reach["membership_set"]
+    assert row.mirror_status == "inconclusive"
+    assert "{1, 4, 9, 16, 25, 36, 49, 64, 81}" in row.reason
+    assert "no refutation" in row.reason
+
+
 def test_entry_bounds_are_drawn_inside(reach):
     row = reach["entry_bounds"]
     assert row.rejected == 0 and row.examples > 0
