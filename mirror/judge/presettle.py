@@ -184,8 +184,9 @@ def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
         return None
     if _decide_at(statement.conclusion, at) is not False:
         return None
-    return Presettled("refuted", "branch-and-bound with Arb balls located a piece of the box "
-                      "where the conclusion fails", examples=1,
+    how = ("branch-and-bound with Arb balls located a piece of the box where the conclusion "
+           "fails" if point else "Arb enclosures of the closed statement")
+    return Presettled("refuted", how, examples=1,
                       counterexample={k: _exact_value(at[symbols[k]]) for k in point},
                       reason="counterexample decided by Arb enclosures at an exact point: the "
                              "hypotheses hold and the conclusion fails")

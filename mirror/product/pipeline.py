@@ -28,6 +28,7 @@ from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.collections import desugar
 from mirror.translate.functional import define_functions
 from mirror.translate.number_theory import rewrite_number_theory
+from mirror.translate.orders import rewrite_orders
 from mirror.translate.prenex import lift_quantifiers
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate,
@@ -140,7 +141,7 @@ def _translate(decl: Declaration, translator: Translator, role: str, guard: Guar
     """One declaration through translate → plan → print (→ unfold), every stage guarded."""
     if role == "theorem":  # List/Option/Finset binders, set-builder membership: mirror.translate.collections
         # ∣, Nat.Prime, ≡ [MOD n], Nat.divisors … by Mathlib's definitions: mirror.translate.number_theory
-        decl = rewrite_number_theory(decl)
+        decl = rewrite_orders(rewrite_number_theory(decl))  # Monotone f …: mirror.translate.orders
         rewritten = guard.call("desugar", _desugared, decl)
         if guard.failed or isinstance(rewritten, Mirror):
             return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)

@@ -38,6 +38,10 @@ EXPECTED = {
     "and_forall": "tested", "and_forall_false": "refuted",
     "forall_icc": "tested", "forall_icc_false": "refuted",
     "forall_premises": "tested", "forall_premises_false": "refuted",
+    # order vocabulary (Reach/Orders.lean)
+    "monotone_strict_false": "refuted", "strictMono_square": "tested",
+    "monotone_false": "refuted", "strictAnti_neg'": "tested", "antitone_sq_false": "refuted",
+    "monotoneOn_sq": "tested", "monotoneOn_sq_false": "refuted",
     # tight bounds decided by monotonicity, a bounded ∀ x ∈ Set.Icc (Reach/Certified.lean)
     "one_le_exp_tight": "certified", "sq_le_self_icc": "certified",
 }
