@@ -21,6 +21,7 @@ EXPECTED = {
     "functional_value": "symbolic", "functional_value_false": "refuted",
     "mod_vacuous": "vacuous", "no_real_root": "vacuous", "inconsistent_system": "vacuous",
     "entry_bounds": "tested", "entry_bounds_false": "refuted",
+    "partly_solved": "tested", "partly_solved_false": "refuted",
     # number-theory vocabulary (Reach/NumberTheory.lean)
     "dvd_mul_right'": "tested", "dvd_add_false": "refuted",
     "zero_dvd_eq": "symbolic", "seven_dvd_false": "refuted", "seven_not_dvd": "tested",
@@ -98,6 +99,13 @@ def test_a_set_given_by_membership_is_computed_and_marked_truncated(reach):
     assert row.mirror_status == "inconclusive"
     assert "{1, 4, 9, 16, 25, 36, 49, 64, 81}" in row.reason
     assert "no refutation" in row.reason
+
+
+def test_a_partly_solved_statement_draws_its_solved_variables_among_the_solutions(reach):
+    row = reach["partly_solved"]
+    assert "x drawn among the exact solutions" in row.method
+    assert row.rejected == 0 and row.examples > 0
+    assert reach["partly_solved_false"].counterexample["x"] == 3
 
 
 def test_entry_bounds_are_drawn_inside(reach):
