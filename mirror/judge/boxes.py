@@ -340,7 +340,7 @@ def _const(bound: dict) -> Fraction | None:
     return None
 
 
-def _exact_bound(hyps: list[sp.Basic], symbol: sp.Symbol, upper: bool) -> Fraction | None:
+def exact_bound(hyps: list[sp.Basic], symbol: sp.Symbol, upper: bool) -> Fraction | None:
     """The tightest rational bound on ``symbol`` read exactly from the hypotheses (the plan's
     bounds are floats; the box needs exact ends)."""
     best = None
@@ -379,8 +379,8 @@ def boxed(statement: Statement) -> Boxed | None:
         conclusion = conclusion.xreplace(unfold)
     box = []
     for var in drawn:
-        lo = _exact_bound(hyps, var.symbol, upper=False)
-        hi = _exact_bound(hyps, var.symbol, upper=True)
+        lo = exact_bound(hyps, var.symbol, upper=False)
+        hi = exact_bound(hyps, var.symbol, upper=True)
         if var.ty.kind == "NNReal":
             lo = Fraction(0) if lo is None else max(lo, Fraction(0))
         if lo is None or hi is None or lo > hi:
@@ -523,4 +523,4 @@ def describe(certificate: dict) -> str:
 
 
 __all__ = ["BoxBudget", "Boxed", "MeanValue", "CERTIFICATE_VERSION", "Undecidable", "boxed", "certify",
-           "describe", "enclose", "leaves", "search", "truth"]
+           "describe", "enclose", "exact_bound", "leaves", "search", "truth"]

@@ -14,11 +14,16 @@ Two attempts, in this order, each within its own time bound:
   solution set decides the statement at each solution (``symbolic`` with the method, or
   ``refuted`` with the solution as the counterexample).
 
-``None`` means neither applied: the statement goes to the draws as before.
+- :func:`enumerate_points` — integer variables that the hypotheses bound to a small range are
+  decided at every point of it, exactly.
+
+``None`` means none applied: the statement goes to the draws as before.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +32,8 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from mirror.judge.boxes import BoxBudget, Undecidable, boxed, describe, enclose, search
+from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, exact_bound,
+                                search)
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate.values import Statement
 
@@ -63,9 +69,70 @@ def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     if truncated is not None:
         return truncated
     solutions = solve_statement(statement, SolveBudget(seconds=seconds))
-    if solutions is None:
+    if solutions is not None:
+        decided = decide_solutions(statement, solutions)
+        if decided is not None:
+            return decided
+    return enumerate_points(statement, seconds)
+
+
+#: Integer kinds a finite range is enumerated over, with their least value.
+_ENUMERATED = {"Nat": 0, "PNat": 1, "Int": None}
+#: The most points :func:`enumerate_points` decides.
+MAX_POINTS = 3000
+
+
+def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
+    """A statement over integer scalars that its hypotheses bound to a small box (``x < 100``
+    over ℕ) is decided at every point of the box, exactly: ``symbolic`` when the conclusion
+    holds wherever the hypotheses do, ``refuted`` at the first point where it fails,
+    ``vacuous`` when no point satisfies the hypotheses. ``None`` when the box is unbounded,
+    too large, or a point is not decided within the time."""
+    variables = statement.variables
+    if not variables or any(v.ty.is_array or v.ty.kind not in _ENUMERATED for v in variables):
         return None
-    return decide_solutions(statement, solutions)
+    hyps = [h for _, h in statement.hypotheses]
+    ranges = []
+    for v in variables:
+        lo, hi = exact_bound(hyps, v.symbol, upper=False), exact_bound(hyps, v.symbol, upper=True)
+        floor = _ENUMERATED[v.ty.kind]
+        if floor is not None:
+            lo = floor if lo is None else max(lo, floor)
+        if lo is None or hi is None:
+            return None
+        ranges.append(range(math.ceil(lo), math.floor(hi) + 1))
+    if math.prod(len(r) for r in ranges) > MAX_POINTS:
+        return None
+    deadline = time.monotonic() + seconds
+    satisfying = 0
+    for values in itertools.product(*ranges):
+        if time.monotonic() > deadline:
+            return None
+        point = {v.symbol: sp.Integer(x) for v, x in zip(variables, values)}
+        decided = [_decide_at(h, point) for h in hyps]
+        if None in decided:
+            return None
+        if not all(decided):
+            continue
+        satisfying += 1
+        holds = _decide_at(statement.conclusion, point)
+        if holds is None:
+            return None
+        if not holds:
+            return Presettled("refuted", "every point of the bounded integer range decided "
+                              "exactly", examples=satisfying,
+                              counterexample={v.name: x for v, x in zip(variables, values)},
+                              reason="counterexample decided by exact integer arithmetic: the "
+                                     "hypotheses hold and the conclusion fails")
+    box = " × ".join(f"[{r.start}, {r.stop - 1}]" for r in ranges)
+    if satisfying == 0:
+        return Presettled("vacuous", f"every point of {box} decided exactly",
+                          reason="the hypotheses never hold: no point of the range they bound "
+                                 f"({box}) satisfies them",
+                          certificate={"version": 1, "kind": "no-solution", "range": box})
+    return Presettled("symbolic", f"every point of {box} decided exactly (the hypotheses bound "
+                      f"the integers to it): the conclusion holds at the {satisfying} that "
+                      "satisfy them", examples=satisfying)
 
 
 def _exact_value(value: sp.Basic) -> int | float | str:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import sympy as sp
+
 from mirror.translate.codegen import parameter_names
 from mirror.sample.constraints import Constraints, expr_tree, integral_tree, tree_vars
 from mirror.sample.ranges import INTEGER_KINDS as _INTEGER_KINDS
@@ -184,7 +186,8 @@ def _solved_choices(statement: Statement, entries: dict) -> list[str]:
     draws then satisfy the equations instead of missing them. Returns the variables so drawn."""
     try:
         solutions = solve_statement(statement)
-    except (ValueError, TypeError, NotImplementedError, ZeroDivisionError):
+    except (ValueError, TypeError, NotImplementedError, ZeroDivisionError,
+            sp.polys.polyerrors.BasePolynomialError):
         return []  # sympy gave up: the draws go on as before
     if solutions is None or solutions.vacuous is not None or not solutions.candidates:
         return []

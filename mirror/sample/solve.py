@@ -139,14 +139,19 @@ def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -
         if not polys:
             return None  # an equation we cannot read in some branch: no complete set
         read.extend(sp.sstr(p.as_expr()) for p in polys)
+        if any(p.is_ground for p in polys):  # a non-zero constant = 0: no solution here
+            continue
         gens = sorted(set().union(*(p.free_symbols for p in polys)), key=sp.default_sort_key)
         involved |= set(gens)
-        basis = sp.groebner([p.as_expr() for p in polys], *gens, order="lex", domain="QQ")
-        if list(basis.exprs) == [1]:
-            continue  # this branch has no solution over ℂ
-        if not basis.is_zero_dimensional:
-            return None
-        found = sp.solve(list(basis.exprs), gens, dict=True)
+        try:
+            basis = sp.groebner([p.as_expr() for p in polys], *gens, order="lex", domain="QQ")
+            if list(basis.exprs) == [1]:
+                continue  # this branch has no solution over ℂ
+            if not basis.is_zero_dimensional:
+                return None
+            found = sp.solve(list(basis.exprs), gens, dict=True)
+        except (sp.polys.polyerrors.BasePolynomialError, NotImplementedError):
+            return None  # sympy gave up: no complete set is claimed
         for solution in found:
             if set(solution) != set(gens):
                 return None

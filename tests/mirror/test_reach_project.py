@@ -22,6 +22,8 @@ EXPECTED = {
     "mod_vacuous": "vacuous", "no_real_root": "vacuous", "inconsistent_system": "vacuous",
     "entry_bounds": "tested", "entry_bounds_false": "refuted",
     "partly_solved": "tested", "partly_solved_false": "refuted",
+    "bounded_modular": "symbolic", "bounded_modular_false": "refuted",
+    "bounded_vacuous": "vacuous",
     # number-theory vocabulary (Reach/NumberTheory.lean)
     "dvd_mul_right'": "tested", "dvd_add_false": "refuted",
     "zero_dvd_eq": "symbolic", "seven_dvd_false": "refuted", "seven_not_dvd": "tested",
