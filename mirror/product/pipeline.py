@@ -510,8 +510,8 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
     if mirror.plan and mirror.plan.get("domains"):
         method = f"{method}; " + "; ".join(mirror.plan["domains"])
     if mirror.plan and mirror.plan.get("solved"):  # mirror.sample.plan: drawn among solutions
-        method = f"{method}; {', '.join(mirror.plan['solved'])} drawn among the exact " \
-                 "solutions of the equation hypotheses"
+        method = f"{method}; {', '.join(mirror.plan['solved'])} drawn among (or computed " \
+                 "from) the exact solutions of the equation hypotheses"
     reason = outcome.reason
     if symbolic is not None:
         if status == "refuted":

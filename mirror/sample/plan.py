@@ -26,7 +26,7 @@ import sympy as sp
 from mirror.translate.codegen import parameter_names
 from mirror.sample.constraints import Constraints, expr_tree, integral_tree, tree_vars
 from mirror.sample.ranges import INTEGER_KINDS as _INTEGER_KINDS
-from mirror.sample.solve import solve_statement
+from mirror.sample.solve import linear_parametrization, solve_statement
 from mirror.translate.translation import Statement
 from mirror.translate.types import Ty
 
@@ -152,7 +152,7 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
         elif constraints.constrain(hyp):
             constructive.append(label)
     _propagate(entries, order)
-    solved = _solved_choices(statement, entries)
+    solved = _solved_choices(statement, entries, order)
     return {
         "version": 1,
         "settings": {
@@ -180,7 +180,29 @@ def _exact_choice(value, kind: str) -> int | float | None:
     return None
 
 
-def _solved_choices(statement: Statement, entries: dict) -> list[str]:
+def _parametrized(statement: Statement, entries: dict, order: list[str]) -> list[str]:
+    """Variables an under-determined linear system computes from earlier draws (a bound tree,
+    as for a definition)."""
+    try:
+        found = linear_parametrization(statement, order)
+    except (ValueError, TypeError, NotImplementedError, sp.polys.polyerrors.BasePolynomialError):
+        return []
+    names = {v.symbol: v.name for v in statement.variables}
+    computed = []
+    for name, expr in found.items():
+        entry = entries[name]
+        if entry.get("kind") not in ("nat", "int", "real") \
+                or {"value", "copy", "choices"} & set(entry):
+            continue
+        tree = expr_tree(expr, names, entries)
+        if tree is None or (entry["kind"] in _INTEGER_KINDS and not integral_tree(tree, entries)):
+            continue
+        entry["value"] = tree
+        computed.append(name)
+    return computed
+
+
+def _solved_choices(statement: Statement, entries: dict, order: list[str]) -> list[str]:
     """Variables an exactly solved system of equation hypotheses pins to finitely many values
     (:mod:`mirror.sample.solve`) are drawn among those values (the others as before): the
     draws then satisfy the equations instead of missing them. Returns the variables so drawn."""
@@ -189,7 +211,9 @@ def _solved_choices(statement: Statement, entries: dict) -> list[str]:
     except (ValueError, TypeError, NotImplementedError, ZeroDivisionError,
             sp.polys.polyerrors.BasePolynomialError):
         return []  # sympy gave up: the draws go on as before
-    if solutions is None or solutions.vacuous is not None or not solutions.candidates:
+    if solutions is None:
+        return _parametrized(statement, entries, order)
+    if solutions.vacuous is not None or not solutions.candidates:
         return []
     drawn = []
     for name in solutions.solved:

@@ -180,6 +180,44 @@ def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -
                      sorted(set(read)), free=free)
 
 
+def linear_parametrization(statement: Statement, order: list[str]) -> dict[str, sp.Basic]:
+    """The variables a consistent, under-determined *linear* system of equation hypotheses
+    fixes in terms of the others: ``{name: expression}``, each expression over variables drawn
+    before it (``order``), so that the draw computes it (``2 x = 5 y`` draws ``y`` and computes
+    ``x = 5 y / 2``); only expressions with dyadic coefficients, which a float draw computes
+exactly (``x = y / 3`` would miss the exact equation). ``{}`` when nothing is fixed so."""
+    names = {v.symbol: v.name for v in statement.variables if not v.ty.is_array}
+    symbols = [s for s in names if names[s] in order]
+    atoms = [a for _, hyp in statement.hypotheses for a in sp.And.make_args(hyp)
+             if isinstance(a, sp.Eq)]
+    equations = []
+    for atom in atoms:
+        difference = atom.lhs - atom.rhs
+        if not difference.free_symbols or not difference.free_symbols <= set(symbols):
+            continue
+        poly = _polynomial(difference, symbols, SolveBudget())
+        if poly is None or poly.total_degree() != 1:
+            continue
+        equations.append(poly.as_expr())
+    if not equations:
+        return {}
+    # pivots are taken first in the order given: the latest-drawn variables
+    latest_first = sorted(symbols, key=lambda s: -order.index(names[s]))
+    solutions = sp.linsolve(equations, *latest_first)
+    if not isinstance(solutions, sp.FiniteSet) or len(solutions) != 1:
+        return {}
+    (values,) = solutions
+    out = {}
+    for symbol, value in zip(latest_first, values):
+        if value == symbol or value.free_symbols - set(symbols):
+            continue
+        dyadic = all(c.q & (c.q - 1) == 0 for c in value.atoms(sp.Rational))
+        if dyadic and all(order.index(names[s]) < order.index(names[symbol])
+                          for s in value.free_symbols):
+            out[names[symbol]] = value  # dyadic coefficients: a float draw computes it exactly
+    return out
+
+
 @dataclass
 class MemberSet:
     """A finite set given by membership, ``∀ n, n ∈ S ↔ p n``, with the predicate ``p`` of the
@@ -213,4 +251,5 @@ def membership_sets(statement: Statement) -> list[MemberSet]:
     return found
 
 
-__all__ = ["MemberSet", "SolveBudget", "Solutions", "membership_sets", "solve_statement"]
+__all__ = ["MemberSet", "SolveBudget", "Solutions", "linear_parametrization",
+           "membership_sets", "solve_statement"]

@@ -24,6 +24,7 @@ EXPECTED = {
     "partly_solved": "tested", "partly_solved_false": "refuted",
     "bounded_modular": "symbolic", "bounded_modular_false": "refuted",
     "bounded_vacuous": "vacuous",
+    "linear_parametrized": "tested", "linear_parametrized_false": "refuted",
     # number-theory vocabulary (Reach/NumberTheory.lean)
     "dvd_mul_right'": "tested", "dvd_add_false": "refuted",
     "zero_dvd_eq": "symbolic", "seven_dvd_false": "refuted", "seven_not_dvd": "tested",
@@ -105,9 +106,15 @@ def test_a_set_given_by_membership_is_computed_and_marked_truncated(reach):
 
 def test_a_partly_solved_statement_draws_its_solved_variables_among_the_solutions(reach):
     row = reach["partly_solved"]
-    assert "x drawn among the exact solutions" in row.method
+    assert "x drawn among (or computed from) the exact solutions" in row.method
     assert row.rejected == 0 and row.examples > 0
     assert reach["partly_solved_false"].counterexample["x"] == 3
+
+
+def test_an_under_determined_linear_system_computes_its_pivots(reach):
+    row = reach["linear_parametrized"]
+    assert "z, y drawn among (or computed from)" in row.method
+    assert row.rejected < row.examples  # a few float draws round: those are rejected
 
 
 def test_entry_bounds_are_drawn_inside(reach):
