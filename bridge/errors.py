@@ -35,3 +35,18 @@ class ExportFormatError(LeanMirrorError, ValueError):
 
 class LockError(LeanMirrorError, ValueError):
     """The statement lock file is missing, unreadable or malformed."""
+
+
+class LeanParseError(LeanMirrorError, ValueError):
+    """Lean text that the statement parser cannot read; carries line, column and what was expected."""
+
+    def __init__(self, message: str, line: int, column: int, expected: str | None = None,
+                 construct: str | None = None):
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.reason = message
+        #: The token or notation that stopped parsing (stable, for counting unknown notation).
+        self.construct = construct
+        tail = f"; expected {expected}" if expected else ""
+        super().__init__(f"{line}:{column}: {message}{tail}")

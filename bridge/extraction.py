@@ -18,7 +18,7 @@ from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument, ToolchainNotFound
 from bridge.exporter import read_export
 from bridge.fileio import read_json, versioned_document, write_json_atomic
-from bridge.project import read_project
+from bridge.project import LakeProject, as_project
 from bridge.scanner import scan_project
 from bridge.toolchain import DEFAULT_BUILD_TIMEOUT, Toolchain
 
@@ -44,42 +44,48 @@ def tool_version() -> str:
 
 
 def extract(
-    project_path: str | Path,
+    project_path: str | Path | LakeProject,
     method: str = "auto",
     modules: Iterable[str] | None = None,
     timeout: float = DEFAULT_BUILD_TIMEOUT,
     toolchain: Toolchain | None = None,
 ) -> Extraction:
-    """Extract the declarations of the Lake project at ``project_path``.
+    """Extract the declarations of the Lake project at ``project_path`` (or the
+    :class:`~bridge.project.LakeProject` already read).
 
     ``method``: ``"auto"`` (exporter if a toolchain is found, else scanner with one
-    warning), ``"exporter"``, ``"scanner"`` or ``"dojo"`` (LeanDojo traces).
+    warning), ``"exporter"``, ``"scanner"`` or ``"dojo"`` (LeanDojo traces). The project is
+    read once and passed on to the front end (a traced repository of ``"dojo"`` need not be
+    a readable Lake project, so that front end reads what it finds itself).
     """
     if method not in METHODS:
         raise InvalidArgument(f"extract: method={method!r}; expected one of {METHODS}")
     module_list = None if modules is None else list(modules)
-    if method == "scanner":
-        return scan_project(project_path, module_list)
     if method == "dojo":
         from bridge.dojo import read_traces
 
-        return read_traces(project_path, module_list)
+        root = project_path.path if isinstance(project_path, LakeProject) else project_path
+        return read_traces(root, module_list)
+    project = as_project(project_path)
+    if method == "scanner":
+        return scan_project(project, module_list)
     if toolchain is None:
         try:
             toolchain = Toolchain.find()
         except ToolchainNotFound as exc:
             if method == "exporter":
                 raise
-            message = f"{exc}; falling back to the source scanner (statuses will be 'unchecked'/'stated')"
+            message = ("no Lean toolchain ('lake' not found): statements read by the source "
+                       "scanner, Lean statuses unchecked/stated; install elan for kernel-checked "
+                       "statuses, or pass --method scanner to choose the scanner and silence this")
             _log.debug(message)
             warnings.warn(message, FallbackWarning, stacklevel=2)
-            return scan_project(project_path, module_list)
-    return _extract_with_exporter(project_path, module_list, timeout, toolchain)
+            return scan_project(project, module_list)
+    return _extract_with_exporter(project, module_list, timeout, toolchain)
 
 
-def _extract_with_exporter(project_path: str | Path, modules: list[str] | None, timeout: float,
+def _extract_with_exporter(project: LakeProject, modules: list[str] | None, timeout: float,
                            toolchain: Toolchain) -> Extraction:
-    project = read_project(project_path)
     all_modules = [f.module for f in project.source_files()]
     wanted = modules if modules is not None else [m for m in all_modules if not m.startswith("Export")]
     build = toolchain.build(project, timeout)
@@ -100,7 +106,7 @@ def _extract_with_exporter(project_path: str | Path, modules: list[str] | None, 
     bad = [m for m in wanted if m in failed]
     if bad:
         # modules that did not build: statements from the scanner, located errors → `error`
-        scanned = scan_project(project.path, bad)
+        scanned = scan_project(project, bad)
         for decl in scanned.declarations:
             hits = [
                 e.message

@@ -172,6 +172,12 @@ def read_project(path: str | Path) -> LakeProject:
     return project
 
 
+def as_project(project: str | Path | LakeProject) -> LakeProject:
+    """``project`` itself when it was read already, else the Lake project read at that path:
+    a command reads its project once and passes the :class:`LakeProject` on."""
+    return project if isinstance(project, LakeProject) else read_project(project)
+
+
 def read_toolchain(root: Path) -> str | None:
     """The contents of ``lean-toolchain`` (stripped), or ``None`` when there is none."""
     file = Path(root) / "lean-toolchain"

@@ -39,6 +39,7 @@ from bridge.notation import (
     read_notation_command,
 )
 from bridge.parser import BINARY_OPS, LeanParseError, Parser
+from bridge.project import LakeProject, as_project
 from bridge.statements import DeclarationReader
 from bridge.term import Binder
 
@@ -475,11 +476,10 @@ def declared_names(path: str | Path, module: str, text: str | bytes | None = Non
     return _scan(text, str(path), module, WELL_KNOWN_NAMES, parse_terms=False).declared
 
 
-def scan_project(path: str | Path, modules: Iterable[str] | None = None) -> Extraction:
-    """Scan every source file of the Lake project at ``path`` (or only ``modules``)."""
-    from bridge.project import read_project
-
-    project = read_project(path)
+def scan_project(path: str | Path | LakeProject, modules: Iterable[str] | None = None) -> Extraction:
+    """Scan every source file of the Lake project at ``path`` (or only ``modules``); ``path``
+    may be the :class:`~bridge.project.LakeProject` already read."""
+    project = as_project(path)
     files = project.source_files()
     if modules is not None:
         wanted = set(modules)

@@ -177,8 +177,8 @@ class Toolchain:
         if lake is None:
             raise ToolchainNotFound(
                 "no Lean toolchain found: 'lake' is not on PATH nor in "
-                f"{elan_bin}; install elan (https://github.com/leanprover/elan) or extract "
-                "with method='scanner' (source scanner, no kernel check)"
+                f"{elan_bin}; install elan (https://github.com/leanprover/elan), or pass "
+                "--method scanner (source scanner, no kernel check)"
             )
         return cls(lake=lake, lean=which("lean"), elan=which("elan"))
 

@@ -7,6 +7,9 @@ A stage imports only the stages before it. ``bundled`` is leanmirror's own Lean 
 Python, bound through its configuration like any user's.
 
 Public names: ``binds`` (the decorator that binds a Python function to a Lean definition).
+This package is a facade, in no stage of its own: it may import the stages' public names
+(lazily, on first use), never ``mirror.bundled``; a module importing it ranks as high as the
+stages it re-exports (``tests/test_layout.py``).
 """
 
 __version__ = "0.1.0"

@@ -16,9 +16,12 @@ them). The page is loaded from disk in headless Chromium; the DOM *after its scr
   add up to the blocked statements, and following the first count's link (``#blocker=…``)
   shows exactly that many statements;
 - fully uncovered modules are behind a closed ``<details>`` with report.json's count;
-- the page loads nothing from outside (no ``src``/``href`` to another file or the network).
+- the page loads nothing from outside (no ``src``/``href`` to another file or the network;
+  a statement's source location is a ``file://`` link the reader may follow).
 
-A screenshot (``--window-size=1280,2000``) is written too. Exit status 0 when every check
+The page is also rendered at 420 px: at both widths no verdict badge may lie beyond the right
+edge (the page measures it into ``<body data-cut-off>``). Screenshots at 1400 px and 420 px are
+written too. Exit status 0 when every check
 passes, 1 with one line per failed check otherwise, 2 when the check could not run.
 """
 
@@ -89,7 +92,9 @@ class _DomReader(HTMLParser):
             self.page.statement_groups += 1
         for key in ("src", "href"):
             ref = values.get(key)
-            if ref and not ref.startswith(("data:", "#")):
+            source_link = (tag == "a" and key == "href" and ref and ref.startswith("file:///")
+                           and "source" in values.get("class", "").split())
+            if ref and not ref.startswith(("data:", "#")) and not source_link:
                 self.page.external.append(f"<{tag} {key}={ref!r}>")
         if tag in _VOID:
             if "id" in values:
@@ -144,12 +149,17 @@ def _run_chromium(chromium: str, extra: list[str], url: str, timeout: float) -> 
     return completed.stdout
 
 
+#: Window widths the layout is checked at: a desktop and a phone.
+WIDE, NARROW = 1400, 420
+
+
 def render(
     html_path: Path,
     chromium: str,
     screenshot: Path | None,
     timeout: float,
     fragment: str = "",
+    width: int = WIDE,
 ) -> str:
     """The DOM of ``html_path`` after its scripts ran; writes ``screenshot`` when given.
 
@@ -157,15 +167,12 @@ def render(
     filters and sort order, as a user's link would.
     """
     url = html_path.resolve().as_uri() + (f"#{fragment}" if fragment else "")
-    dom = _run_chromium(chromium, ["--dump-dom", "--virtual-time-budget=5000"], url, timeout)
+    size = f"--window-size={width},2000"
+    dom = _run_chromium(chromium, ["--dump-dom", "--virtual-time-budget=5000", size], url,
+                        timeout)
     if screenshot is not None:
         screenshot.parent.mkdir(parents=True, exist_ok=True)
-        _run_chromium(
-            chromium,
-            [f"--screenshot={screenshot.resolve()}", "--window-size=1280,2000"],
-            url,
-            timeout,
-        )
+        _run_chromium(chromium, [f"--screenshot={screenshot.resolve()}", size], url, timeout)
         if not screenshot.is_file() or screenshot.stat().st_size == 0:
             raise RuntimeError(f"chromium wrote no screenshot at {screenshot}")
     return dom
@@ -264,6 +271,17 @@ def _check_modules(page: RenderedPage, report: dict) -> list[str]:
     return problems
 
 
+def check_layout(page: RenderedPage, width: int) -> list[str]:
+    """At ``width``, no verdict (a statement's mirror status, a conformance) lies outside the
+    viewport: the page's script counts them into ``<body data-cut-off>``."""
+    cut = page.body.get("data-cut-off")
+    if cut is None:
+        return [f"at {width} px: the page did not measure its layout (<body data-cut-off>)"]
+    if cut != "0":
+        return [f"at {width} px: {cut} verdict badges lie beyond the right edge"]
+    return []
+
+
 def check_blocker_link(html_path: Path, report: dict, chromium: str, timeout: float) -> list[str]:
     """Following a blocker's count link (``#blocker=…``) shows exactly its statements."""
     blockers = report.get("blockers", [])
@@ -290,6 +308,12 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=Path,
         default=None,
         help="PNG to write (default: REPORT_DIR/report.png)",
+    )
+    parser.add_argument(
+        "--narrow-screenshot",
+        type=Path,
+        default=None,
+        help=f"PNG of the page at {NARROW} px (default: next to --screenshot, *-narrow.png)",
     )
     parser.add_argument(
         "--chromium", default=None, help=f"browser binary (default: {DEFAULT_CHROMIUM} or PATH)"
@@ -320,13 +344,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"check_report_html: error: cannot read the report: {exc}", file=sys.stderr)
         return 2
     screenshot = args.screenshot or args.report_dir / "report.png"
+    narrow_shot = args.narrow_screenshot or screenshot.with_name(screenshot.stem + "-narrow.png")
     try:
         dom = render(html_path, chromium, screenshot, args.timeout)
+        narrow = render(html_path, chromium, narrow_shot, args.timeout, width=NARROW)
     except (OSError, RuntimeError, subprocess.TimeoutExpired) as exc:
         print(f"check_report_html: error: rendering failed: {exc}", file=sys.stderr)
         return 2
     try:
-        problems = check_page(parse_dom(dom), report, raw_html)
+        page = parse_dom(dom)
+        problems = check_page(page, report, raw_html)
+        problems += check_layout(page, WIDE) + check_layout(parse_dom(narrow), NARROW)
         problems += check_blocker_link(html_path, report, chromium, args.timeout)
     except (OSError, RuntimeError, subprocess.TimeoutExpired) as exc:
         print(f"check_report_html: error: rendering failed: {exc}", file=sys.stderr)
@@ -341,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     totals = report["summary"]["totals"]
     print(
         f"check_report_html: OK: {totals['statements']} statements, summary matches "
-        f"report.json; screenshot {screenshot}"
+        f"report.json; no verdict cut off at {WIDE} or {NARROW} px; screenshots {screenshot}, "
+        f"{narrow_shot}"
     )
     return 0
 

@@ -224,32 +224,20 @@ def batched_call(rt, binding: Binding, dims: tuple, args: tuple) -> np.ndarray:
     return rt.from_float(out)
 
 
-def runtime_bindings(
-    names: set[str] | None = None, table: dict[str, Binding] | None = None
-) -> dict[str, Callable]:
-    """Adapters for a runtime's ``bindings`` (name → ``adapter(rt, dims, *args)``), from
-    ``table`` (default: the bundled project's bindings)."""
-    source = _bundled() if table is None else table
-    table = source if names is None else {n: source[n] for n in names if n in source}
+def runtime_bindings(names: set[str], table: dict[str, Binding] | None) -> dict[str, Callable]:
+    """Adapters for a runtime's ``bindings`` (name → ``adapter(rt, dims, *args)``): the
+    ``names`` a statement calls, from ``table`` (the project's bindings, from its registry).
+    ``table`` may be ``None`` only when ``names`` is empty: a bound statement without its
+    project's bindings is an error, never a run whose calls are all out of domain."""
+    if table is None:
+        if names:
+            raise InvalidArgument(
+                f"table: expected the project's bindings for {sorted(names)}, got None")
+        return {}
     return {
         name: (lambda rt, dims, *args, _b=binding: batched_call(rt, _b, dims, args))
-        for name, binding in table.items()
+        for name, binding in table.items() if name in names
     }
-
-
-def _bundled() -> dict[str, Binding]:
-    from mirror.bundled import bundled_bindings
-
-    return bundled_bindings()
-
-
-def __getattr__(name: str) -> Any:
-    """``BINDINGS``/``OP_BINDINGS``: the bundled project's tables (kept for old callers)."""
-    if name in ("BINDINGS", "OP_BINDINGS"):
-        import mirror.bundled
-
-        return getattr(mirror.bundled, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Binding", "BindingError", "OutOfSample", "RefusedDraws", "as_array", "batched_call",

@@ -18,6 +18,7 @@ or in a ``leanmirror.toml`` there with the same tables and no ``tool.leanmirror`
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,11 +96,22 @@ def parse_domain(text: Any, where: str) -> dict[str, Any]:
         if op is None or value is None:
             raise ConfigError(f"{where}: got {text!r}; expected bounds such as \"> 0\" or "
                               "\">= 0, < 1\"")
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}: got {text!r}; a bound must be a finite number "
+                              "(ℝ has no NaN or ∞): leave that side out for no bound")
         side, strict = _COMPARATORS[op]
+        if side in out:
+            raise ConfigError(f"{where}: got {text!r}; give at most one lower and one upper "
+                              "bound, such as \">= 0, < 1\"")
         if side == "lo":
             out.update(lo=value, strict=strict)
         else:
             out.update(hi=value, hi_strict=strict)
+    if "lo" in out and "hi" in out and (
+            out["lo"] > out["hi"] or (out["lo"] == out["hi"]
+                                      and (out["strict"] or out["hi_strict"]))):
+        raise ConfigError(f"{where}: got {text!r}, which no number satisfies; fix the bounds "
+                          "(lower below upper)")
     return out
 
 

@@ -33,6 +33,26 @@ python-path = ["."]        # directories added to sys.path, relative to this fil
 """
 
 
+def _comment(text: str) -> str:
+    """``text`` safe inside a ``#`` comment: no line break or other control character can end
+    the comment and turn the rest into live TOML (Lean names may hold any character in «»)."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in str(text))
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (quotes, backslashes and control characters escaped)."""
+    out = []
+    for ch in str(text):
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif not ch.isprintable():
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def init_section(extraction: Extraction) -> str:
     """The commented ``[tool.leanmirror]`` section for the project ``extraction`` came from."""
     from mirror.bind.registry import lean_signature
@@ -48,16 +68,17 @@ def init_section(extraction: Extraction) -> str:
             signature = None
         where = f"{decl.module}" + (f", {decl.range}" if decl.range is not None else "")
         if signature is None:
-            lines.append(f"# {decl.name}  ({where})")
+            lines.append(_comment(f"# {decl.name}  ({where})"))
         else:
             params = ", ".join(f"{p.name} : {p.lean_type}" for p in signature.params
                                if p.kind != "proof") or "no explicit parameters"
             result = f" : {signature.result}" if signature.result is not None else ""
-            lines.append(f"# {decl.name} ({params}){result}  ({where})")
+            lines.append(_comment(f"# {decl.name} ({params}){result}  ({where})"))
             call = ", ".join(p.describe() for p in signature.params if p.kind != "proof")
-            lines.append(f"#   called as function({call})")
-        short = decl.name.rsplit(".", 1)[-1]
-        lines.append(f'# "{decl.name}" = "yourpkg.module:{short}"')
+            lines.append(_comment(f"#   called as function({call})"))
+        short = "".join(ch if ch.isidentifier() or ch.isdigit() else "_"
+                        for ch in decl.name.rsplit(".", 1)[-1]) or "function"
+        lines.append(_comment(f"# {_toml_string(decl.name)} = \"yourpkg.module:{short}\""))
     return "\n".join(lines) + "\n"
 
 
@@ -73,8 +94,12 @@ def write_init(project: Path, extraction: Extraction) -> Path:
     if "leanmirror" in parsed.get("tool", {}) or (Path(project) / "leanmirror.toml").is_file():
         raise InvalidArgument(f"{path}: the project already has a [tool.leanmirror] "
                               "configuration; edit it, or check it with `leanmirror bindings`")
-    text = (existing.rstrip("\n") + "\n\n" if existing.strip() else "") + init_section(extraction)
-    tomllib.loads(text)  # what is written must read back
+    section = init_section(extraction)
+    text = (existing.rstrip("\n") + "\n\n" if existing.strip() else "") + section
+    written = tomllib.loads(text).get("tool", {}).get("leanmirror", {})
+    if written != {"python-path": ["."], "bindings": {}}:  # only comments may be added
+        raise InvalidArgument(f"{path}: `leanmirror init` would add live settings "
+                              f"{sorted(written)}; this is a leanmirror bug, report it")
     path.write_text(text, encoding="utf-8")
     return path
 

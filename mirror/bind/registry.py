@@ -302,6 +302,7 @@ def resolve(spec: BindingSpec, declarations: Mapping[str, Declaration]) -> Bindi
     lean = lean_signature(decl, declarations)
     _check_names(spec, "index", spec.index, lean)
     _check_names(spec, "dims", spec.dims, lean)
+    _check_names(spec, "domain", tuple(spec.domain), lean)
     function, target = _import_target(spec, spec.impl, "impl")
     passed = [p for p in lean.params
               if p.kind != "proof" and p.name not in spec.index and p.name not in spec.dims]

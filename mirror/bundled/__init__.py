@@ -9,9 +9,13 @@ configuration (``[tool.leanmirror]`` in the root ``pyproject.toml``). Its domain
 - ``mirror/bundled/adapters.py`` — the calls of those kernels whose signature differs from
   the Lean definition's;
 - ``mirror/bundled/models`` — model specifications composed of Op Specs;
-- ``mirror/bundled/experiments`` — experiments on the bundled layers.
+- ``mirror/bundled/experiments`` — experiments on the bundled layers;
+- ``mirror/bundled/commands.py`` — its own subcommands (``leanmirror models``/``experiment``),
+  an entry point of the ``leanmirror.commands`` group.
 
-Nothing else in ``mirror`` names the bundled project's constants.
+Stage: none — the bundled project sits above the pipeline, a user of it. May import every
+stage (``bridge`` and ``mirror.translate`` … ``mirror.product``); no generic module imports it
+(``tests/test_layout.py``), and nothing else in ``mirror`` names its constants.
 """
 
 from __future__ import annotations

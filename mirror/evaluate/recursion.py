@@ -6,6 +6,8 @@ recursion (``termination_by``/``decreasing_by``), recursion on several arguments
 (``choose n k``), mutual recursion (``mutual def isEven … def isOdd … end``) — is a
 *system*: each member's body as a ``Lambda`` over its parameters, in which a call of a member
 is a :class:`RecursiveCall`. A statement applies the system with :class:`RecursiveEval`.
+The nodes are translation's (:mod:`mirror.translate.recursive_nodes`, re-exported here); this
+module evaluates them.
 
 At run time (:func:`evaluate`) the calls a draw needs are computed by a work list, not by
 Python's call stack: a body is evaluated, batched over all the pending calls of one member,
@@ -18,50 +20,18 @@ verdict). Values are memoized per call, so ``choose n k`` costs ``O(n k)`` evalu
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import numpy as np
-import sympy as sp
-from sympy.core.symbol import Str
-from sympy.logic.boolalg import BooleanFunction
+
+from mirror.translate.recursive_nodes import (RecursiveCall, RecursiveEval, RecursiveEvalTruth,
+                                              RecursiveTruth, call_node, eval_node)
 
 #: Body evaluations (one per pending call) one application may spend, for the whole batch.
 STEP_BUDGET = 20_000
 #: Rounds of the work list: a chain of ``d`` calls each waiting on the next takes ``2 d``
 #: rounds (down to the call that returns, then back up).
 ROUND_BUDGET = 3_000
-
-# --------------------------------------------------------------------------------------------
-# Nodes
-
-
-class RecursiveCall(sp.Function):
-    """A call of a member of the system being defined: ``Str(name), *args``."""
-
-
-class RecursiveTruth(BooleanFunction):
-    """:class:`RecursiveCall` of a member whose value is a proposition or a ``Bool``."""
-
-
-class RecursiveEval(sp.Function):
-    """A system applied: ``Str(name), system, *args``; ``system`` is a ``Tuple`` of
-    ``Tuple(Str(member), Lambda(params, body), truth)`` (``truth``: ``sympy.true`` when the
-    member's value is a proposition or a ``Bool``)."""
-
-
-class RecursiveEvalTruth(BooleanFunction):
-    """:class:`RecursiveEval` of a member whose value is a proposition or a ``Bool``."""
-
-
-def call_node(name: str, args: Iterable[sp.Basic], truth: bool) -> sp.Basic:
-    """The call of member ``name`` inside the system's bodies."""
-    return (RecursiveTruth if truth else RecursiveCall)(Str(name), *args)
-
-
-def eval_node(name: str, system: sp.Tuple, args: Iterable[sp.Basic], truth: bool) -> sp.Basic:
-    """The application of member ``name`` of ``system`` in a statement."""
-    return (RecursiveEvalTruth if truth else RecursiveEval)(Str(name), system, *args)
-
 
 # --------------------------------------------------------------------------------------------
 # Evaluation

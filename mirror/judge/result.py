@@ -1,7 +1,10 @@
-"""The per-statement result record that checks produce and reports render."""
+"""The per-statement result record that checks produce and reports render, and the one row
+of a statement checked at several carriers (:func:`combine`, the instances of
+:mod:`mirror.translate.instances`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -57,6 +60,9 @@ class StatementResult:
     #: :mod:`mirror.judge.box_check`), or a ``vacuous`` row's proof that no draw satisfies
     #: the hypotheses (:mod:`mirror.sample.solve`).
     certificate: dict[str, Any] | None = None
+    #: A refuted row's replay as a person reads it: the inputs, the calls of bound
+    #: implementations, the conclusion's two sides (:mod:`mirror.product.explain`).
+    explanation: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""
@@ -78,3 +84,63 @@ class StatementResult:
                 values[key] = float(values[key])
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in values.items() if k in known})
+
+
+#: From least to most evidence: a combined verdict that is neither refuted nor fully
+#: checked is the weakest of its instances.
+_STRENGTH = ("error", "untranslatable", "unbound", "inconclusive", "vacuous", "tested",
+             "certified", "symbolic")
+
+
+def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
+            skipped: str | None = None) -> StatementResult:
+    """One row for a statement checked at several carriers (``rows``: label → its result).
+
+    Any refuted instance refutes the statement (its counterexample and carrier are the row's);
+    the statement is ``symbolic`` when every instance is, ``tested`` when every instance is
+    tested or symbolic, otherwise the weakest instance's verdict. ``base`` holds the
+    declaration's own fields (name, statement, location); ``skipped`` says at which carriers
+    the statement could not be translated."""
+    if not rows:
+        raise ValueError("combine: expected at least one checked instance, got none")
+    labels = [label for label, _ in rows]
+    refuted = [(label, r) for label, r in rows if r.mirror_status == "refuted"]
+    statuses = [r.mirror_status for _, r in rows]
+    if refuted:
+        label, chosen = refuted[0]
+        status = "refuted"
+    elif all(s == "symbolic" for s in statuses):
+        label, chosen = rows[0]
+        status = "symbolic"
+    elif all(s in ("tested", "symbolic") for s in statuses):
+        label, chosen = next((lr for lr in rows if lr[1].mirror_status == "tested"), rows[0])
+        status = "tested"
+    else:
+        label, chosen = min(rows, key=lambda lr: _STRENGTH.index(lr[1].mirror_status)
+                            if lr[1].mirror_status in _STRENGTH else 0)
+        status = chosen.mirror_status
+    notes = "; ".join(f"{lab}: {r.mirror_status}" for lab, r in rows)
+    notes = f"checked at {notes}" + (f"; {skipped}" if skipped else "") + (
+        f"; at {label}: {chosen.method}" if chosen.method else "")
+    reason = chosen.reason
+    if reason:
+        reason = f"at {label}: {reason}"
+    return dataclasses.replace(
+        base,
+        mirror_status=status,
+        examples=sum(r.examples for _, r in rows),
+        rejected=sum(r.rejected for _, r in rows),
+        max_error=chosen.max_error,
+        tolerance=chosen.tolerance,
+        counterexample=chosen.counterexample,
+        reason=reason,
+        method=notes,
+        sympy=chosen.sympy,
+        code=chosen.code,
+        duration=round(sum(r.duration for _, r in rows), 3),
+        stage=chosen.stage,
+        carriers=labels,
+    )
+
+
+__all__ = ["MIRROR_STATUSES", "StatementResult", "combine"]

@@ -5,6 +5,7 @@ Owns the command line (``cli``), the pipeline that checks a project's statements
 report and its rendering (``report``, ``rendering``, ``templates/``), the mirror generator
 (``generator``) and the pytest plugin (``pytest_plugin``).
 
-May import: every lower stage (``translate``, ``evaluate``, ``sample``, ``judge``, ``bind``)
-and ``mirror.bundled`` only where a command belongs to the bundled demo.
+May import: every lower stage (``translate``, ``evaluate``, ``sample``, ``judge``, ``bind``).
+Never ``mirror.bundled``: the bundled demo's own commands (``models``, ``experiment``) reach
+the command line through the ``leanmirror.commands`` entry-point group.
 """

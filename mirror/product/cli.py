@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 import warnings
-from collections import Counter
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -31,19 +31,25 @@ from bridge.errors import (
     ToolchainNotFound,
 )
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT
+from mirror.product.console import Console, summarise_warnings
 
+#: Entry-point group of packages adding their own subcommands: each entry loads to
+#: ``register(sub)``, given the subparsers (the bundled demo's ``models``/``experiment``).
+COMMAND_GROUP = "leanmirror.commands"
 #: File names that mark a Lake project root.
 LAKEFILES = ("lakefile.toml", "lakefile.lean")
 #: The statement lock, relative to the project, unless ``--lock`` says otherwise.
 DEFAULT_LOCK = "leanmirror.lock"
 #: Extracted declarations, relative to the project, unless ``--out`` says otherwise.
 DEFAULT_DECLARATIONS = Path(".leanmirror") / "declarations.json"
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from mirror.product.outcome import (DEFAULT_FAIL_ON, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK,
+                                    exit_status, exit_table_text, finding_lines, parse_fail_on,
+                                    status_counts, summary_line)
 _METHODS = ("auto", "exporter", "scanner", "dojo")
 _FIXES: tuple[tuple[type, str], ...] = (
     (ProjectError, "pass --project with a directory that contains lakefile.toml"),
     (LockError, "recreate the lock with `leanmirror extract` (it writes the lock)"),
-    (ToolchainNotFound, "install Lean with elan, or use --method scanner"),
+    (ToolchainNotFound, "install Lean with elan, or pass --method scanner"),
     (ToolchainFailure, "run `lake build` in the project to see Lean's own messages"),
     (ExportFormatError, "rebuild the exporter (`lake build leanmirror-export`) and retry"),
     (InvalidArgument, "see `leanmirror COMMAND --help` for the accepted values"),
@@ -55,8 +61,11 @@ workflows:
   a numerics engineer changed a kernel leanmirror fuzz --time 600   (or: pytest mirrors/)
   a reviewer wants the coverage        leanmirror report --out report/
 
-exit status: 0 success, 1 findings (stale lock or mirrors, refuted statements),
-2 error (one line on stderr: "leanmirror: error: <problem>; <fix>").
+exit status:
+{exits}
+
+The project is the nearest directory with a lakefile.toml from the current directory upward,
+or the one --project names.
 """
 
 
@@ -65,21 +74,15 @@ class CommandError(LeanMirrorError, RuntimeError):
 
 
 def find_project(start: Path | None = None) -> Path:
-    """The directory with a lakefile from ``start`` (default: cwd) upward, else the repo root.
-
-    The repository root is the directory containing the installed ``mirror`` package (the
-    bundled Lean project lives there).
-    """
+    """The directory with a lakefile from ``start`` (default: cwd) upward, as git finds its
+    repository; nowhere else (leanmirror's own bundled project is used only from its root)."""
     here = (start or Path.cwd()).resolve()
     for directory in (here, *here.parents):
         if any((directory / name).is_file() for name in LAKEFILES):
             return directory
-    bundled = Path(__file__).resolve().parents[2]
-    if any((bundled / name).is_file() for name in LAKEFILES):
-        return bundled
     raise ProjectError(
-        f"no Lake project (lakefile.toml) in {str(here)!r} or its parents, and none bundled "
-        f"at {str(bundled)!r}"
+        f"no Lake project (lakefile.toml or lakefile.lean) in {str(here)!r} or any parent; "
+        "run leanmirror inside a Lake project or pass --project PATH"
     )
 
 
@@ -154,6 +157,11 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
     lock = read_lock(lock_file)
     diff = compare(lock, extract(project, method=args.method))
+    if args.json:
+        _print_json({"lock": str(lock_file), "stale": diff.is_stale,
+                     "new": sorted(diff.new), "changed": sorted(diff.changed),
+                     "removed": sorted(diff.removed)})
+        return EXIT_FINDINGS if diff.is_stale else EXIT_OK
     for label, names in (("new", diff.new), ("changed", diff.changed), ("removed", diff.removed)):
         for name in sorted(names):
             print(f"{label:8} {name}")
@@ -175,17 +183,22 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _progress_bar(desc: str) -> tuple[Any, Callable[[Any], None]]:
-    from tqdm import tqdm
+def _console(args: argparse.Namespace) -> Console:
+    return Console(verbosity=-1 if args.quiet else (1 if args.verbose else 0))
 
-    # disable=None: no bar when stderr is not a terminal (CI logs stay readable)
-    bar = tqdm(desc=desc, unit="stmt", file=sys.stderr, dynamic_ncols=True, disable=None)
 
-    def advance(result: Any) -> None:
-        bar.update(1)
-        bar.set_postfix_str(str(getattr(result, "name", ""))[-40:])
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
-    return bar, advance
+
+def _findings(command: str, args: argparse.Namespace, rows: list[dict[str, Any]],
+              extra: str = "") -> int:
+    """The summary line and the failing rows on stderr; the exit status ``--fail-on`` gives."""
+    counts = status_counts(rows)
+    print(summary_line(command, counts, extra), file=sys.stderr)  # even with -q
+    for line in finding_lines(rows, args.fail_on):
+        print(f"  {line}", file=sys.stderr)
+    return exit_status(counts, args.fail_on)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -196,15 +209,41 @@ def _cmd_report(args: argparse.Namespace) -> int:
     settings = CheckSettings(seed=args.seed, statement_timeout=args.statement_timeout)
     if args.examples is not None:
         settings.max_examples = args.examples
-    bar, advance = _progress_bar("report")
+    console = _console(args)
+    console.say(f"report: checking the statements of {project}")
+    progress = console.progress("report")
     try:
-        result = run(project, method=args.method, settings=settings, progress=advance)
+        result = run(project, method=args.method, settings=settings, progress=progress.advance)
     finally:
-        bar.close()
-    written = write_report(Path(args.out), result)
-    for fmt, path in written.items():
-        print(f"{fmt}: {path}")
-    return EXIT_OK
+        progress.close()
+    from mirror.product.explain import attach_explanations
+
+    attach_explanations(result.results, getattr(result, "mirrors", []))
+    compare_with = _previous_report(args.compare) if args.compare else None
+    written = write_report(Path(args.out), result, previous=compare_with)
+    rows = [r.to_json() if hasattr(r, "to_json") else dict(r) for r in result.results]
+    if args.json:
+        _print_json({"project": str(project), "files": {k: str(v) for k, v in written.items()},
+                     "counts": dict(status_counts(rows)),
+                     "findings": [{"name": r["name"], "status": r.get("mirror_status"),
+                                   "replay": r.get("replay"), "reason": r.get("reason")}
+                                  for r in rows if r.get("mirror_status") in args.fail_on]})
+    else:
+        for fmt, path in written.items():
+            print(f"{fmt}: {path}")
+    return _findings("report", args, rows)
+
+
+def _previous_report(value: str) -> dict[str, Any]:
+    path = Path(value)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data.get("statements"), list):
+            raise ValueError("it has no 'statements' list")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise InvalidArgument(f"--compare {value!r} is not a readable report.json ({exc}); "
+                              "pass the report.json of an earlier `leanmirror report`") from None
+    return data
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
@@ -243,7 +282,7 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
         log=args.log,
         database=args.database,
         ray=args.ray,
-        progress=not args.quiet,
+        progress=not args.quiet and sys.stderr.isatty(),
         method=args.method,
         seed=args.seed,
         statement_timeout=args.statement_timeout,
@@ -256,93 +295,15 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     )
     if summary.stopped:
         print(f"stopped early: {summary.stopped}")
-    for name in summary.failures:
-        print(f"refuted: {name}")
-    return EXIT_FINDINGS if summary.failures else EXIT_OK
-
-
-def _op_statuses(args: argparse.Namespace) -> dict[str, str]:
-    """Op Spec name → ``tested`` when its kernel passed conformance against the Lean definition.
-
-    A NumPy kernel is never ``proved``: no Lean proof is about it. The evidence comes from a
-    report JSON (``--report``) or from a conformance run of the Op Specs' definitions now."""
-    from mirror.bundled.models.spec import conformance_names, op_statuses
-
-    if args.report is not None:
-        path = Path(args.report)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            rows = data["statements"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise CommandError(
-                f"--report {args.report!r} is not a readable report.json ({exc}); "
-                "run `leanmirror report` first or leave --report out"
-            ) from exc
-        results = [(r.get("name", ""), r.get("mirror_status")) for r in rows]
-    else:
-        from mirror.product.pipeline import CheckSettings, run
-
-        project = resolve_project(args.project)
-        settings = CheckSettings(max_examples=args.examples, sweep=64)
-        run_result = run(project, method=args.method, settings=settings,
-                         select=sorted(conformance_names()))
-        results = [(r.name, r.mirror_status) for r in run_result.results]
-    return op_statuses(results)
-
-
-def _cmd_models(args: argparse.Namespace) -> int:
-    from mirror.bundled.models.spec import available_model_specs, load_model_spec, node_statuses
-
-    keys = args.model or available_model_specs()
-    unknown = [k for k in keys if k not in available_model_specs()]
-    if unknown:
-        raise CommandError(
-            f"--model {unknown[0]!r} is not a bundled model spec; "
-            f"choose from {', '.join(available_model_specs())}"
-        )
-    op_status = _op_statuses(args)
-    for key in keys:
-        spec = load_model_spec(key)
-        rows = node_statuses(spec, op_status)
-        counts = Counter(status for _, _, status in rows)
-        summary = ", ".join(f"{counts[s]} {s}" for s in ("proved", "tested", "UNKNOWN") if counts[s])
-        print(f"{spec.name} ({key}): {len(rows)} nodes — {summary}")
-        width = max((len(node) for node, _, _ in rows), default=4)
-        for node, op, status in rows:
-            print(f"  {node:<{width}}  {op:<18}  {status}")
-    return EXIT_OK
-
-
-def _cmd_experiment(args: argparse.Namespace) -> int:
-    from mirror.bundled.experiments import fractional
-
-    options: dict[str, Any] = {}
-    if args.seeds is not None:
-        options["seeds"] = tuple(range(args.seeds))
-    if args.steps is not None:
-        options["steps"] = args.steps
-    if args.cifar is not None:
-        cifar = Path(args.cifar)
-        if not cifar.is_dir():
-            raise CommandError(
-                f"--cifar {args.cifar!r} is not a directory; pass the directory of the CIFAR-10 "
-                "python batches (data_batch_1 … test_batch) or leave --cifar out"
-            )
-        options["dataset"] = str(cifar)
-    out = Path(args.out)
-    results = fractional.run(out, **options)
-    summary = results.get("summary", {}) if isinstance(results, dict) else {}
-    for kind, row in summary.items():
-        accuracy = row.get("val_accuracy", {})
-        loss = row.get("final_train_loss", {})
-        speed = row.get("ms_per_step", {})
-        print(
-            f"{kind:10s} val. accuracy {accuracy.get('mean', float('nan')):.4f} "
-            f"± {accuracy.get('std', float('nan')):.4f}  final loss "
-            f"{loss.get('mean', float('nan')):.3g}  {speed.get('mean', float('nan')):.1f} ms/step"
-        )
-    print(f"results: {out / 'results.json'}")
-    return EXIT_OK
+    failing = set(summary.failures)
+    rows = [{"name": name, "mirror_status": status}
+            for name, status in sorted(getattr(summary, "final_statuses", {}).items())]
+    if not rows:  # a summary without per-statement statuses: counts and the refuted names
+        rows = [{"name": name, "mirror_status": "refuted"} for name in sorted(failing)]
+        rows += [{"name": "", "mirror_status": status}
+                 for status, n in summary.statuses.items() if status != "refuted"
+                 for _ in range(n)]
+    return _findings(f"fuzz {summary.session}", args, rows)
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
@@ -367,6 +328,10 @@ def _cmd_bindings(args: argparse.Namespace) -> int:
 
     registry = load_registry(project, extract(project, method=args.method).by_name())
     rows = binding_rows(registry)
+    if args.json:
+        _print_json({"config": str(registry.config.where), "bindings": rows,
+                     "problems": [str(p) for p in registry.problems]})
+        return EXIT_FINDINGS if registry.errors or registry.problems else EXIT_OK
     print(f"{len(rows)} binding(s) in {registry.config.where}")
     for row in rows:
         if row["loads"]:
@@ -381,7 +346,7 @@ def _cmd_bindings(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
     from mirror.product.pipeline import build_mirrors, extract_project, instance_mirrors
-    from mirror.product.replay import replay
+    from mirror.product.explain import explain
 
     mirrors = instance_mirrors(build_mirrors(extract_project(project, args.method)))
     exact = [m for m in mirrors if m.name == args.name]
@@ -390,9 +355,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
         names = ", ".join(sorted(m.name for m in matches)[:6]) or "none"
         raise CommandError(f"check: {args.name!r} names {len(matches)} mirrored statements "
                            f"({names}); pass one full name as the report shows it")
-    outcome = replay(matches[0], args.example)
-    print(outcome.line())
-    return EXIT_FINDINGS if outcome.verdict == "refuted" else EXIT_OK
+    explanation = explain(matches[0], args.example, debug=args.pdb)
+    if args.json:
+        _print_json(explanation.to_json())
+    else:
+        print(explanation.text())
+    return EXIT_FINDINGS if explanation.verdict == "refuted" else EXIT_OK
 
 
 def _add_project(parser: argparse.ArgumentParser, method: bool = True) -> None:
@@ -479,14 +447,19 @@ _COMMAND_TEXTS: dict[str, tuple[str, str]] = {
         "variables), in float64 and then decided exactly, calling the bound implementations on "
         "exactly those inputs. Exit status 1 when the example refutes the statement.",
     ),
-    "models": (
-        "list the model specification nodes and their statuses",
-        "List the compute-graph nodes of the bundled model specifications and, per "
-        "node, whether the Op Spec it uses is proved, tested or UNKNOWN. A node is tested when its "
-        "NumPy kernel passed conformance against the Lean definition; UNKNOWN when the Op Spec has "
-        "no Lean definition (slidingDecodeGQA) or its conformance did not pass.",
-    ),
 }
+
+
+def _add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON on stdout (the summary stays on stderr)")
+
+
+def _add_fail_on(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fail-on", metavar="STATUSES", type=parse_fail_on, default=DEFAULT_FAIL_ON,
+        help="exit 1 when a row has one of these statuses (comma-separated, e.g. "
+        "refuted,error,inconclusive; `none` never fails; default: refuted,error)")
 
 
 def _add_seed(parser: argparse.ArgumentParser) -> None:
@@ -500,6 +473,11 @@ def _command(sub: argparse._SubParsersAction, name: str, handler: Callable[[argp
     adds its own arguments."""
     help_text, description = _COMMAND_TEXTS[name]
     parser = sub.add_parser(name, help=help_text, description=description)
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true",
+                          help="no progress and no notes; the summary and errors only")
+    loudness.add_argument("-v", "--verbose", action="store_true",
+                          help="each statement's verdict as it arrives, every warning")
     if project:
         _add_project(parser)
     if timeout:
@@ -517,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Mirror Lean 4 statements as executable Python properties, fuzz NumPy "
         "implementations against them, and report what is proved by Lean's kernel, what is "
         "only tested, and what is neither.",
-        epilog=_EPILOG,
+        epilog=_EPILOG.format(exits=exit_table_text()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"leanmirror {__version__}")
@@ -533,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "status", _cmd_status)
     p.add_argument("--lock", metavar="FILE", help=f"statement lock to read (default: PROJECT/{DEFAULT_LOCK})")
+    _add_json(p)
 
     p = _command(sub, "show", _cmd_show, timeout=True)
     p.add_argument("name", metavar="NAME", help="declaration name (full or its last component)")
@@ -543,6 +522,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement (default: 200)"
     )
     _add_seed(p)
+    _add_json(p)
+    _add_fail_on(p)
+    p.add_argument("--compare", metavar="REPORT_JSON",
+                   help="an earlier report.json: the report shows what became refuted, what "
+                   "was fixed and what is newly covered")
 
     p = _command(sub, "generate", _cmd_generate, timeout=True)
     p.add_argument("--out", metavar="DIR", default="mirrors", help="output directory (default: mirrors/)")
@@ -571,43 +555,24 @@ def build_parser() -> argparse.ArgumentParser:
         "instance started for the session (needs the extra leanmirror[ray])",
     )
     _add_seed(p)
-    p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_fail_on(p)
 
     p = _command(sub, "init", _cmd_init)
     p.add_argument("--print", action="store_true", help="print the section, write nothing")
 
-    _command(sub, "bindings", _cmd_bindings)
+    _add_json(_command(sub, "bindings", _cmd_bindings))
 
     p = _command(sub, "check", _cmd_check)
     p.add_argument("name", metavar="NAME", help="the statement's full name, as the report shows it")
     p.add_argument("--example", metavar="JSON", required=True,
-                   help="the example, e.g. '{\"x\": [1.5, -2.0]}'")
+                   help="the example, e.g. '{\"x\": [1.5, -2.0]}': each variable of the "
+                   "statement, a value of its Lean type")
+    p.add_argument("--pdb", action="store_true",
+                   help="stop in the Python debugger before each call of a bound implementation")
+    _add_json(p)
 
-    p = _command(sub, "models", _cmd_models)
-    p.add_argument("--model", nargs="+", metavar="KEY",
-                   help="only these model specs (default: all bundled ones)")
-    p.add_argument("--report", metavar="FILE",
-                   help="take the conformance results from a report.json instead of running them")
-    p.add_argument("--examples", type=int, default=30, metavar="N",
-                   help="Hypothesis examples per conformance check when running them (default: 30)")
-
-    p = sub.add_parser(
-        "experiment",
-        help="run a bundled experiment (fractional)",
-        description="Run a bundled experiment and write its results.",
-    )
-    exp = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
-    q = exp.add_parser(
-        "fractional",
-        help="the fractional-power layer experiment",
-        description="Train and compare the fractional-power layer (needs the extra "
-        "leanmirror[experiment]); writes metrics and figures into --out.",
-    )
-    q.add_argument("--out", metavar="DIR", default="experiment-fractional", help="output directory (default: experiment-fractional/)")
-    q.add_argument("--seeds", metavar="N", type=_positive_int, help="number of seeds")
-    q.add_argument("--steps", metavar="N", type=_positive_int, help="training steps per run")
-    q.add_argument("--cifar", metavar="PATH", help="directory of CIFAR-10 python batches (default: scikit-learn's digits)")
-    q.set_defaults(handler=_cmd_experiment)
+    for entry in metadata.entry_points(group=COMMAND_GROUP):
+        entry.load()(sub)  # a package's own commands (the bundled demo: models, experiment)
     return parser
 
 
@@ -623,14 +588,13 @@ def _fail(problem: str, fix: str | None) -> int:
     return EXIT_ERROR
 
 
-def _print_notes(caught: list[warnings.WarningMessage]) -> None:
-    """Warnings raised during a command, one line each (a fallback, a skipped file …)."""
-    seen: set[str] = set()
-    for warning in caught:
-        text = _one_line(str(warning.message))
-        if text not in seen:
-            seen.add(text)
-            print(f"leanmirror: note: {text}", file=sys.stderr)
+def _print_notes(caught: list[warnings.WarningMessage], verbosity: int = 0) -> None:
+    """Warnings raised during a command: each distinct one once, with its count (a fallback,
+    a skipped file, a user kernel's RuntimeWarning …); nothing with ``-q``."""
+    if verbosity < 0:
+        return
+    for text in summarise_warnings(caught):
+        print(f"leanmirror: note: {text}", file=sys.stderr)
 
 
 def _fix_for(exc: BaseException) -> str:
@@ -648,7 +612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("default")
             status = int(args.handler(args))
-        _print_notes(caught)  # on success only: an error is reported as one line
+        verbosity = -1 if getattr(args, "quiet", False) else int(getattr(args, "verbose", False))
+        _print_notes(caught, verbosity)  # on success only: an error is reported as one line
         return status
     except KeyboardInterrupt:
         return _fail(

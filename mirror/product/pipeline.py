@@ -31,12 +31,12 @@ from mirror.translate.number_theory import rewrite_number_theory
 from mirror.translate.orders import rewrite_orders
 from mirror.translate.prenex import lift_quantifiers
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
-from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate,
+from mirror.translate.instances import (NoCarrier, default_table, instantiate,
                               with_value_hypotheses)
 from mirror.translate.records import Records
 from mirror.bind.registry import binding_rows, catalog_rows, load_registry
 from mirror.product.replay import attach_replay
-from mirror.judge.result import StatementResult
+from mirror.judge.result import StatementResult, combine
 from mirror.sample.strategies import PlanSettings, plan_statement
 from mirror.translate.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
 

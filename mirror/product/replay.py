@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from bridge.errors import InvalidArgument
 
 
@@ -35,30 +33,12 @@ def attach_replay(result: Any, project: str | Path | None) -> Any:
     return result
 
 
-def _value(entry: dict[str, Any], value: Any) -> np.ndarray:
-    """A counterexample value back in the form the property draws it."""
-    if isinstance(value, dict) and set(value) == {"re", "im"}:
-        return np.asarray(value["re"]) + 1j * np.asarray(value["im"])
-    return np.asarray(value)
-
-
 def example_from_json(plan: dict, text: str, name: str) -> dict[str, Any]:
-    """The draw ``text`` (a JSON object of the plan's variables) describes."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise InvalidArgument(f"--example {text!r} is not JSON ({exc}); expected an object "
-                              "such as '{\"x\": 1.5}'") from None
-    if not isinstance(data, dict):
-        raise InvalidArgument(f"--example {text!r}: expected a JSON object of variables")
-    names = [entry["name"] for entry in plan["variables"]]
-    missing = [n for n in names if n not in data]
-    unknown = [k for k in data if k not in names]
-    if missing or unknown:
-        raise InvalidArgument(
-            f"--example for {name}: missing {missing}, unknown {unknown}; expected exactly the "
-            f"variables {names}")
-    return {e["name"]: _value(e, data[e["name"]]) for e in plan["variables"]}
+    """The draw ``text`` (a JSON object of the plan's variables) describes, each value checked
+    against its Lean type (:func:`mirror.product.examples.parse_example`)."""
+    from mirror.product.examples import parse_example
+
+    return parse_example(plan, text, name)
 
 
 @dataclass

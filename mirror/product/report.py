@@ -317,11 +317,13 @@ def _op_specs(results: list[StatementResult], meta: Mapping[str, Any]
     return title, rows
 
 
-def build_report(run: Any) -> dict[str, Any]:
+def build_report(run: Any, previous: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The report document (what ``report.json`` holds) for a run.
 
     ``run`` is a ``mirror.product.pipeline.RunResult`` or a tuple ``(meta, results, diagnostics)``
-    where results are :class:`StatementResult` objects (or their JSON dicts).
+    where results are :class:`StatementResult` objects (or their JSON dicts). With
+    ``previous`` (an earlier report document) it also says what changed since
+    (:func:`mirror.product.review.compare`).
     """
     meta, results, diagnostics, code_by_name = _unpack(run)
     results = sorted(results, key=lambda r: (r.module, r.name))
@@ -369,7 +371,7 @@ def build_report(run: Any) -> dict[str, Any]:
         if result.mirror_status in BLOCKED_STATUSES:
             notation = constructs.get(result.name) if result.reason and "did not parse" in result.reason else None
             statement["blocker_key"] = blocker_key(result.mirror_status, result.reason, notation)
-    return {
+    document = {
         "meta": meta,
         "summary": {
             "lean_statuses": lean_statuses,
@@ -384,6 +386,11 @@ def build_report(run: Any) -> dict[str, Any]:
         "statements": statements,
         "diagnostics": [_coerce_diagnostic(d) for d in diagnostics],
     }
+    if previous is not None:
+        from mirror.product.review import compare
+
+        document["changes"] = compare(previous, statements)
+    return document
 
 
 def _format_number(value: Any) -> str:
@@ -470,8 +477,17 @@ def _environment() -> jinja2.Environment:
 
 
 def _context(report: Mapping[str, Any]) -> dict[str, Any]:
+    from mirror.product.review import CHANGE_KINDS, review_order, source_href
+
     meta = report["meta"]
+    statements = review_order(report["statements"])
+    links = {s["name"]: source_href(s.get("location"), meta.get("project"),
+                                    meta.get("source_url")) for s in statements}
     return {
+        "review_statements": statements,
+        "source_links": links,
+        "changes": report.get("changes"),
+        "change_kinds": CHANGE_KINDS,
         "report": report,
         "meta": meta,
         "summary": report["summary"],
@@ -503,6 +519,7 @@ def write_report(
     out_dir: str | Path,
     run: Any,
     formats: Sequence[str] = ("html", "md", "json"),
+    previous: Mapping[str, Any] | None = None,
 ) -> dict[str, Path]:
     """Write the report of ``run`` into ``out_dir``; returns ``{format: path}``.
 
@@ -520,7 +537,7 @@ def write_report(
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InvalidArgument(f"out_dir: {str(out)!r} exists and is not a directory")
-    report = build_report(run)
+    report = build_report(run, previous)
     rendered: dict[str, str | dict] = {}
     for fmt in formats:
         if fmt == "json":

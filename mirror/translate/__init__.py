@@ -5,6 +5,7 @@ definitions, the vocabulary tables (one family per module: integers, reals, ennr
 operators, matrices), data types (records, collections), type-class carriers (``instances``),
 the translated ``Statement`` (``translation``) and the code printer (``codegen``).
 
-May import: ``bridge`` (the front ends' AST) and ``mirror.evaluate`` only where a translated
-form needs its runtime node (recursion). Never ``sample``, ``judge``, ``bind`` or ``product``.
+May import: ``bridge`` (the front ends' AST). Never ``evaluate``, ``sample``, ``judge``,
+``bind`` or ``product`` (the nodes a later stage evaluates, such as a recursive system's, are
+defined here: ``recursive_nodes``).
 """

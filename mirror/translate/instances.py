@@ -10,7 +10,8 @@ with the type variable substituted everywhere (binders, ascriptions ``(0 : R)``,
 
 A class constraint that no carrier satisfies (``MeasureSpace X``) raises :class:`NoCarrier`,
 naming the class; a constraint on a value rather than a type (``[Fact (1 < p)]``,
-``[NeZero n]``) becomes the hypothesis it states.
+``[NeZero n]``) becomes the hypothesis it states. The verdicts of the instances are combined
+into the statement's by the judge (:func:`mirror.judge.result.combine`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.parser import parse_term
 from mirror.translate.lean_terms import fresh_name
-from mirror.judge.result import StatementResult
 from mirror.translate.translation import Untranslatable
 
 #: The carrier table (classes → carriers), shipped with leanmirror.
@@ -284,61 +284,4 @@ def instantiate(decl: Declaration, table: CarrierTable | None = None) -> list[In
             for combo in itertools.product(*options)]
 
 
-#: From least to most evidence: a combined verdict that is neither refuted nor fully
-#: checked is the weakest of its instances.
-_STRENGTH = ("error", "untranslatable", "unbound", "inconclusive", "tested", "symbolic")
-
-
-def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
-            skipped: str | None = None) -> StatementResult:
-    """One row for a statement checked at several carriers (``rows``: label → its result).
-
-    Any refuted instance refutes the statement (its counterexample and carrier are the row's);
-    the statement is ``symbolic`` when every instance is, ``tested`` when every instance is
-    tested or symbolic, otherwise the weakest instance's verdict. ``base`` holds the
-    declaration's own fields (name, statement, location); ``skipped`` says at which carriers
-    the statement could not be translated."""
-    if not rows:
-        raise ValueError("combine: expected at least one checked instance, got none")
-    labels = [label for label, _ in rows]
-    refuted = [(label, r) for label, r in rows if r.mirror_status == "refuted"]
-    statuses = [r.mirror_status for _, r in rows]
-    if refuted:
-        label, chosen = refuted[0]
-        status = "refuted"
-    elif all(s == "symbolic" for s in statuses):
-        label, chosen = rows[0]
-        status = "symbolic"
-    elif all(s in ("tested", "symbolic") for s in statuses):
-        label, chosen = next((lr for lr in rows if lr[1].mirror_status == "tested"), rows[0])
-        status = "tested"
-    else:
-        label, chosen = min(rows, key=lambda lr: _STRENGTH.index(lr[1].mirror_status)
-                            if lr[1].mirror_status in _STRENGTH else 0)
-        status = chosen.mirror_status
-    notes = "; ".join(f"{lab}: {r.mirror_status}" for lab, r in rows)
-    notes = f"checked at {notes}" + (f"; {skipped}" if skipped else "") + (
-        f"; at {label}: {chosen.method}" if chosen.method else "")
-    reason = chosen.reason
-    if reason:
-        reason = f"at {label}: {reason}"
-    return dataclasses.replace(
-        base,
-        mirror_status=status,
-        examples=sum(r.examples for _, r in rows),
-        rejected=sum(r.rejected for _, r in rows),
-        max_error=chosen.max_error,
-        tolerance=chosen.tolerance,
-        counterexample=chosen.counterexample,
-        reason=reason,
-        method=notes,
-        sympy=chosen.sympy,
-        code=chosen.code,
-        duration=round(sum(r.duration for _, r in rows), 3),
-        stage=chosen.stage,
-        carriers=labels,
-    )
-
-
-__all__ = ["CARRIERS_FILE", "Carrier", "CarrierTable", "Instance", "NoCarrier", "combine",
-           "default_table", "instantiate", "read_table", "with_value_hypotheses"]
+__all__ = ["CARRIERS_FILE", "Carrier", "CarrierTable", "Instance", "NoCarrier", "default_table", "instantiate", "read_table", "with_value_hypotheses"]

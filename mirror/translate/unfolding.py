@@ -22,7 +22,7 @@ from sympy.core.symbol import Str
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate import vocabulary as V
-from mirror.evaluate.recursion import call_node, eval_node
+from mirror.translate.recursive_nodes import call_node, eval_node
 from mirror.translate.types import NAT, PROP, REAL, Ty
 from mirror.translate.values import (
     DefFn,
@@ -350,7 +350,7 @@ class Unfolding:
 
     def _apply_system(self, decl: Declaration, values: list[Value], extra: Args,
                       expected: Ty | None) -> Value:
-        """``decl`` applied, as a :class:`~mirror.evaluate.recursion.RecursiveEval` of its system:
+        """``decl`` applied, as a :class:`~mirror.translate.recursive_nodes.RecursiveEval` of its system:
         ``values`` are its explicit parameters before the colon, ``extra`` the rest."""
         system, signatures = self._system(decl)
         signature = signatures[decl.name]

@@ -192,7 +192,7 @@ class MemberSignature:
 class RecursiveSystem:
     """The definitions of one recursive system (a definition, or a ``mutual`` block) whose
     bodies are being elaborated: a call of a member is a
-    :class:`~mirror.evaluate.recursion.RecursiveCall`."""
+    :class:`~mirror.translate.recursive_nodes.RecursiveCall`."""
 
     members: dict[str, MemberSignature]
 

@@ -131,7 +131,7 @@ def test_exporter_failure_is_reported(tmp_path: Path, new_project: Path) -> None
 def test_auto_falls_back_to_scanner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, new_project: Path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     monkeypatch.setenv("HOME", str(tmp_path))
-    with pytest.warns(FallbackWarning, match="falling back to the source scanner"):
+    with pytest.warns(FallbackWarning, match="statements read by the source scanner"):
         extraction = extract(new_project)
     assert extraction.meta["method"] == "scanner" and extraction.meta["kernel"] is False
     with pytest.raises(ToolchainNotFound):

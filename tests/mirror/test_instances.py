@@ -13,9 +13,9 @@ import pytest
 from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.parser import parse_term
-from mirror.translate.instances import (NoCarrier, combine, default_table, instantiate, read_table,
+from mirror.translate.instances import (NoCarrier, default_table, instantiate, read_table,
                               with_value_hypotheses)
-from mirror.judge.result import StatementResult
+from mirror.judge.result import StatementResult, combine
 from tests.mirror.conftest import PROJECTS, results_by_name
 
 CLASSES = PROJECTS / "classes"

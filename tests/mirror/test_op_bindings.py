@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from bridge.scanner import scan_project
-from mirror.bind.binding import BINDINGS, OP_BINDINGS, Binding
+from mirror.bind.binding import Binding
+from mirror.bundled import BINDINGS, OP_BINDINGS
 from mirror.bundled.impl.ops import OP_SPECS, rmsnorm
 from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import subprocess
+import tomllib
+from importlib import metadata
+from types import SimpleNamespace
 
 import pytest
 
@@ -68,13 +72,39 @@ def test_subcommand_declares_its_options_each_with_our_help(command):
     [
         (["extract"], "_cmd_extract"), (["status"], "_cmd_status"),
         (["show", "Mirror.x"], "_cmd_show"), (["report"], "_cmd_report"),
-        (["generate"], "_cmd_generate"), (["fuzz"], "_cmd_fuzz"), (["models"], "_cmd_models"),
-        (["experiment", "fractional"], "_cmd_experiment"),
+        (["generate"], "_cmd_generate"), (["fuzz"], "_cmd_fuzz"),
+        (["models"], "mirror.bundled.commands:cmd_models"),
+        (["experiment", "fractional"], "mirror.bundled.commands:cmd_experiment"),
     ],
 )
 def test_each_command_line_reaches_its_handler(argv, handler):
     args = cli.build_parser().parse_args(argv)
-    assert args.handler is getattr(cli, handler)
+    module, _, name = handler.rpartition(":")
+    assert args.handler is getattr(importlib.import_module(module) if module else cli, name)
+
+
+def test_bundled_commands_come_from_the_declared_entry_point():
+    """``models``/``experiment`` are the bundled demo's: the generic command line reaches them
+    only through the ``leanmirror.commands`` entry point ``pyproject.toml`` declares (after
+    editing it, reinstall: ``pip install --no-deps -e .``)."""
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    group = declared["project"]["entry-points"][cli.COMMAND_GROUP]
+    assert group == {"bundled": "mirror.bundled.commands:register"}
+    installed = {e.name: e.value for e in metadata.entry_points(group=cli.COMMAND_GROUP)}
+    assert installed == group, "the installed metadata is stale: pip install --no-deps -e ."
+
+
+def test_a_package_registers_its_own_command(monkeypatch, capsys):
+    def register(sub):
+        sub.add_parser("hello", help="say hello").set_defaults(handler=lambda args: 0)
+
+    entry = SimpleNamespace(name="demo", load=lambda: register)
+    monkeypatch.setattr(cli.metadata, "entry_points",
+                        lambda group: [entry] if group == cli.COMMAND_GROUP else [])
+    parser = cli.build_parser()
+    assert set(_subparsers(parser)) >= {"hello", "status"}
+    assert "models" not in _subparsers(parser)
+    assert cli.main(["hello"]) == 0
 
 
 def test_experiment_fractional_help(capsys):
@@ -179,9 +209,10 @@ def test_find_project_walks_upward(tmp_path, monkeypatch):
     assert cli.find_project() == tmp_path.resolve()
 
 
-def test_find_project_falls_back_to_the_bundled_project(tmp_path, monkeypatch):
+def test_find_project_outside_a_lake_project_is_an_error_naming_project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert cli.find_project() == REPO
+    with pytest.raises(cli.ProjectError, match="--project"):
+        cli.find_project()
 
 
 def test_console_entry_runs_as_module():
@@ -209,7 +240,7 @@ def test_report_end_to_end(planted, tmp_path, capsys):
 
     out = tmp_path / "report"
     code = cli.main(["report", "--project", str(planted), "--out", str(out), "--examples", "30", "--method", "scanner"])
-    assert code == 0
+    assert code == 1  # a refuted row: findings
     doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert doc["meta"]["method"] == "scanner" and doc["meta"]["kernel"] is False
     assert doc["summary"]["totals"]["statements"] == 4

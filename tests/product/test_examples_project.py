@@ -41,7 +41,7 @@ def _replay(command: str, capsys) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def example_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    assert main(["report", "--project", str(EXAMPLE), "--out", str(out), *FAST]) == 0
+    assert main(["report", "--project", str(EXAMPLE), "--out", str(out), *FAST]) == 1  # refuted rows
     return out, json.loads((out / "report.json").read_text(encoding="utf-8"))
 
 
@@ -64,6 +64,13 @@ def test_example_wrong_kernel_and_its_theorem_are_refuted_the_rest_tested(exampl
                      "Toy.logsumexp": "tested", "Toy.attn": "tested"}
 
 
+def _verdict(printed: str) -> str:
+    """The verdict line of ``check``'s explanation (its last line, after ``verdict: ``)."""
+    last = printed.strip().splitlines()[-1]
+    assert last.startswith("verdict: "), printed
+    return last[len("verdict: "):]
+
+
 def test_every_refuted_row_replays_exactly_its_counterexample(example_report, capsys):
     out, report = example_report
     html = (out / "report.html").read_text(encoding="utf-8")
@@ -79,7 +86,7 @@ def test_every_refuted_row_replays_exactly_its_counterexample(example_report, ca
         assert json.loads(argv[argv.index("--example") + 1]) == row["counterexample"]
         status, printed = _replay(command, capsys)
         assert status == 1
-        assert printed.startswith(f"refuted: {row['name']}: fails in float64")
+        assert _verdict(printed).startswith(f"refuted: {row['name']}: fails in float64")
 
 
 def test_a_passing_example_replays_as_holding(example_report, capsys):
@@ -90,7 +97,7 @@ def test_a_passing_example_replays_as_holding(example_report, capsys):
                                                            separators=(",", ":"))),
                                     shlex.quote(json.dumps(zeros)))
     status, printed = _replay(command, capsys)
-    assert (status, printed.strip()) == (0, "holds: Toy.prefixSum_succ: holds on this example")
+    assert (status, _verdict(printed)) == (0, "holds: Toy.prefixSum_succ: holds on this example")
 
 
 def test_the_fuzz_log_carries_the_replay_command(tmp_path, capsys):
@@ -103,7 +110,7 @@ def test_the_fuzz_log_carries_the_replay_command(tmp_path, capsys):
     assert result["replay"].startswith("leanmirror check Toy.prefixSum_succ --project ")
     assert read_session_log(log)["Toy.prefixSum_succ"].replay == result["replay"]
     status, printed = _replay(result["replay"], capsys)
-    assert status == 1 and printed.startswith("refuted: Toy.prefixSum_succ")
+    assert status == 1 and _verdict(printed).startswith("refuted: Toy.prefixSum_succ")
 
 
 # ---- a fresh project outside the repository, configured as the README says --------------
@@ -140,7 +147,7 @@ def fresh_project(tmp_path_factory):
 def test_report_on_a_fresh_project_outside_the_repository(fresh_project, tmp_path):
     assert not fresh_project.resolve().is_relative_to(REPO)
     out = tmp_path / "report"
-    assert main(["report", "--project", str(fresh_project), "--out", str(out), *FAST]) == 0
+    assert main(["report", "--project", str(fresh_project), "--out", str(out), *FAST]) == 1  # refuted rows
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     rows = {s["name"]: s for s in report["statements"]}
     conformance = {n for n, s in rows.items() if s["kind"] == "conformance"}

@@ -101,7 +101,13 @@ def test_filter_and_sort_run_in_the_browser(meta, results, tmp_path):
     page = tool.parse_dom(dom)
     assert page.by_id["shown-count"].text == "1"
 
-    dom = tool.render(out / "report.html", CHROMIUM, None, 120, fragment="sort=4&dir=desc")
+    dom = tool.render(out / "report.html", CHROMIUM, None, 120)
+    statuses = [status for _, _, status in _Groups(dom).groups]
+    from mirror.product.outcome import severity
+    assert statuses == sorted(statuses, key=severity)  # the review order: findings first
+    assert statuses[0] == "refuted"
+
+    dom = tool.render(out / "report.html", CHROMIUM, None, 120, fragment="sort=3&dir=desc")
     order = [name for name, _, _ in _Groups(dom).groups]
     by_examples = sorted(results, key=lambda r: r.examples, reverse=True)
     assert [dict((r.name, r.examples) for r in results)[n] for n in order] == [
@@ -110,3 +116,18 @@ def test_filter_and_sort_run_in_the_browser(meta, results, tmp_path):
 
     dom = tool.render(out / "report.html", CHROMIUM, None, 120, fragment="q=exp_pos")
     assert [n for n, hidden, _ in _Groups(dom).groups if not hidden] == ["Mirror.Ops.exp_pos"]
+
+
+def test_layout_check_catches_a_verdict_column_cut_off_at_420_px(meta, results, tmp_path):
+    out = tmp_path / "report"
+    write_report(out, (meta, results, []))
+    html = out / "report.html"
+    proc = _check(out, tmp_path / "ok.png")
+    assert proc.returncode == 0, proc.stderr
+    # control: a page whose statements table is forced wider than a phone
+    html.write_text(html.read_text(encoding="utf-8").replace(
+        "</style>", "#statements { min-width: 2400px; } #statements td:first-child { padding-left: 1800px; }</style>"),
+        encoding="utf-8")
+    proc = _check(out, tmp_path / "cut.png")
+    assert proc.returncode == 1
+    assert "at 420 px:" in proc.stderr and "beyond the right edge" in proc.stderr

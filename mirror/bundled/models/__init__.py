@@ -3,4 +3,7 @@
 ``spec`` loads :class:`ModelSpec` and computes per-node statuses; ``compose`` runs a NumPy
 forward pass of a model family from a state dict, choosing each node's kernel by the Op
 Spec its model spec names.
+
+Part of the bundled project (above the pipeline): may import every stage and the rest of
+``mirror.bundled``; no generic module imports it.
 """

@@ -2,6 +2,9 @@
 by default and float32 on request (``dtype=``), with leading batch axes where natural.
 
 ``OP_SPECS`` maps each Lean Op Spec name (``"rmsnormOffset"``) to its kernel.
+
+Part of the bundled project (above the pipeline): may import every stage and the rest of
+``mirror.bundled``; no generic module imports it.
 """
 
 from mirror.bundled.impl.ops.attention import (
