@@ -51,13 +51,56 @@ class Presettled:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: Values with more digits than this are not evaluated (a draw would not finish).
+MAX_DIGITS = 10 ** 6
+
+
+def _log10_size(expr: sp.Basic, probe: dict) -> float:
+    """An upper estimate of ``log10 |expr|`` (variables at ``probe``), computed in log space so
+    that no large number is ever built."""
+    if expr in probe:
+        return math.log10(float(probe[expr]))
+    if expr.is_Integer or expr.is_Rational:
+        return math.log10(max(abs(int(expr.p)), 1))
+    args = [_log10_size(a, probe) for a in expr.args if isinstance(a, sp.Basic)]
+    if isinstance(expr, sp.Pow) and len(args) == 2:
+        base, exponent = args
+        value = 10 ** exponent if exponent < 300 else float("inf")
+        return value * base if base > 0 else 0.0
+    if isinstance(expr, sp.Mul):
+        return sum(args)
+    if isinstance(expr, sp.Add):
+        return max(args, default=0.0) + math.log10(max(len(args), 1))
+    return max(args, default=0.0)
+
+
+def _astronomical(statement: Statement) -> Presettled | None:
+    """A statement whose powers have more than :data:`MAX_DIGITS` digits at the values the
+    draws take (``10 ^ 10 ^ 10 ^ n``): no draw would finish, so none is run."""
+    probe = {v.symbol: sp.Integer(8) for v in statement.variables
+             if not v.ty.is_array and v.ty.kind in ("Nat", "Int", "PNat")}
+    parts = [h for _, h in statement.hypotheses] + [statement.conclusion]
+    if max((_log10_size(p, probe) for p in parts), default=0.0) <= MAX_DIGITS:
+        return None
+    return Presettled("inconclusive", "not evaluated",
+                      reason=f"its powers have more than {MAX_DIGITS:.0e} digits at the values "
+                             "drawn (a power tower): no example is evaluated")
+
+
 def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     """The verdict on ``statement`` that needs no draw, or ``None``."""
+    huge = _astronomical(statement)
+    if huge is not None:
+        return huge
     certificate, point = search(statement, BoxBudget(seconds=seconds))
     if point is not None:
         refuted = _refuted_at(statement, point)
         if refuted is not None:
             return refuted
+    if certificate is not None and _only_hypothesis_leaves(certificate["tree"]):
+        return Presettled("vacuous", describe(certificate),
+                          reason="the hypotheses never hold: on every piece of the box one of "
+                                 "them is certainly false", certificate=certificate)
     if certificate is not None:
         problem = boxed(statement)
         problems = check_box_certificate(certificate, problem.symbols, problem.hypotheses,
@@ -206,6 +249,12 @@ def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
         if isinstance(value, BooleanAtom):
             return bool(value)
     return None
+
+
+def _only_hypothesis_leaves(tree: dict) -> bool:
+    if "leaf" in tree:
+        return tree["leaf"].startswith("hypothesis")
+    return all(_only_hypothesis_leaves(part) for part in tree["parts"])
 
 
 #: How far a set given by membership is computed (it stays truncated there).
