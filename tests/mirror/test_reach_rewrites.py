@@ -64,3 +64,12 @@ def test_an_unknown_constant_is_to_be_bound_in_the_project():
     message = str(UnknownConstant("Foo.bar"))
     assert "[tool.leanmirror.bindings]" in message
     assert "mirror.translate.vocabulary" not in message
+
+
+def test_a_hypothesis_about_a_variable_is_kept_with_its_type_parameter(lean_verdicts):
+    # PutnamBench putnam_2007_a5: `hn` mentions the type parameter G; dropping it with G (as an
+    # unused parameter) left `n` free and refuted a true theorem
+    verdicts = lean_verdicts(
+        "theorem card_hyp (G : Type*) [Group G] [Fintype G] (p n : ℕ) (hp : 2 ≤ p)\n"
+        "    (hn : n = {g : G | orderOf g = p}.encard) : n = 0 ∨ (n + 1) % p = 0 := by sorry\n")
+    assert verdicts["card_hyp"].mirror_status != "refuted"
