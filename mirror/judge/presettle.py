@@ -56,10 +56,10 @@ MAX_DIGITS = 10 ** 6
 
 
 def _log10_size(expr: sp.Basic, probe: dict) -> float:
-    """An upper estimate of ``log10 |expr|`` (variables at ``probe``), computed in log space so
-    that no large number is ever built."""
+    """An upper estimate of ``log10 |expr|`` (``probe``: the ``log10`` size of each variable),
+    computed in log space so that no large number is ever built."""
     if expr in probe:
-        return math.log10(float(probe[expr]))
+        return probe[expr]
     if expr.is_Integer or expr.is_Rational:
         return math.log10(max(abs(int(expr.p)), 1))
     args = [_log10_size(a, probe) for a in expr.args if isinstance(a, sp.Basic)]
@@ -77,8 +77,10 @@ def _log10_size(expr: sp.Basic, probe: dict) -> float:
 def _astronomical(statement: Statement) -> Presettled | None:
     """A statement whose powers have more than :data:`MAX_DIGITS` digits at the values the
     draws take (``10 ^ 10 ^ 10 ^ n``): no draw would finish, so none is run."""
-    probe = {v.symbol: sp.Integer(8) for v in statement.variables
+    probe = {v.symbol: math.log10(8) for v in statement.variables
              if not v.ty.is_array and v.ty.kind in ("Nat", "Int", "PNat")}
+    for definition in statement.definitions:  # a defined variable is as large as its value
+        probe[definition.symbol] = _log10_size(definition.expr, probe)
     parts = [h for _, h in statement.hypotheses] + [statement.conclusion]
     if max((_log10_size(p, probe) for p in parts), default=0.0) <= MAX_DIGITS:
         return None

@@ -76,6 +76,17 @@ class _Inliner:
         self.inner = _binder_names(body)
         self.failed = False
 
+    def _argument_type(self, name: str, body: T.Term) -> T.Term | None:
+        """An untyped binder used as an argument of the function: Lean typed it by the
+        function's domain, which the inlined body no longer says (``∀ z, f z = 0 → …`` with
+        ``f : ℂ → ℂ`` makes ``z : ℂ``)."""
+        for node in T.walk(body):
+            if isinstance(node, T.App) and node.fn == T.Var(self.name):
+                for arg, dom in zip(node.args, self.domains):
+                    if arg == T.Var(name):
+                        return dom
+        return None
+
     def apply(self, term: T.Term) -> T.Term:
         if isinstance(term, T.App) and term.fn == T.Var(self.name) \
                 and len(term.args) == len(self.params):
@@ -91,8 +102,9 @@ class _Inliner:
         if isinstance(term, (T.Lam, T.Pi)):
             if any(b.name == self.name for b in term.binders):
                 return term  # shadowed
-            binders = tuple(T.Binder(b.name, None if b.type is None else self.apply(b.type),
-                                     b.info) for b in term.binders)
+            binders = tuple(T.Binder(b.name, self.apply(b.type) if b.type is not None
+                                     else self._argument_type(b.name, term.body), b.info)
+                            for b in term.binders)
             return type(term)(binders, self.apply(term.body))
         if isinstance(term, T.App):
             return T.App(self.apply(term.fn), tuple(self.apply(a) for a in term.args), term.ty)

@@ -73,3 +73,15 @@ def test_a_hypothesis_about_a_variable_is_kept_with_its_type_parameter(lean_verd
         "theorem card_hyp (G : Type*) [Group G] [Fintype G] (p n : ℕ) (hp : 2 ≤ p)\n"
         "    (hn : n = {g : G | orderOf g = p}.encard) : n = 0 ∨ (n + 1) % p = 0 := by sorry\n")
     assert verdicts["card_hyp"].mirror_status != "refuted"
+
+
+def test_an_inlined_function_keeps_typing_its_untyped_arguments(lean_verdicts):
+    # miniF2F amc12a_2021_p12: `∀ z, f z = 0 → …` with `f : ℂ → ℂ` quantifies over ℂ; once f
+    # was inlined, `z` lost that type and was read as ℕ (a false refutation)
+    verdicts = lean_verdicts(
+        "theorem complex_roots (a : ℝ) (f : ℂ → ℂ) (h₀ : ∀ z, f z = z ^ 2 + a)\n"
+        "    (h₁ : ∀ z, f z = 0 → z.im = 0) : a ≤ 0 := by sorry\n"
+        "theorem huge_definition (k : ℕ) (h₀ : k = 2008 ^ 2 + 2 ^ 2008) :\n"
+        "    (k ^ 2 + 2 ^ k) % 10 = 6 := by sorry\n")
+    assert verdicts["complex_roots"].mirror_status == "untranslatable"
+    assert verdicts["huge_definition"].mirror_status == "inconclusive"
