@@ -40,16 +40,10 @@ STAGES = {
 BUNDLED = "mirror.bundled"
 FACADES = frozenset(TOP_PACKAGES)
 
-# Known cycles another helper ("types") breaks; the lead deletes these entries after merging
-# that work. Each entry is one strongly connected component, tolerated only as exactly this
-# set of modules (a cycle that grows or a new one still fails). Nothing else belongs here.
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset({
-    # translate/elaborator.py <-> translate/forms.py (helper "types", issue 23)
-    frozenset({"mirror.translate.elaborator", "mirror.translate.forms"}),
-    # evaluate/runtime.py <-> evaluate/mp_runtime.py / evaluate/recursion.py (helper "types")
-    frozenset({"mirror.evaluate.runtime", "mirror.evaluate.mp_runtime",
-               "mirror.evaluate.recursion"}),
-})
+# Known cycles, each one strongly connected component, tolerated only as exactly this set of
+# modules (a cycle that grows or a new one still fails). Nothing else belongs here: helper
+# "types" broke the two that stood here (elaborator ↔ forms, runtime ↔ mp_runtime/recursion).
+KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -448,8 +442,6 @@ MAINTAINED = ("bridge", "mirror", "tools", "bench", "tests")
 # Modules other helpers are splitting (issue 23); the lead deletes each entry after merging
 # that split. Nothing else belongs here.
 KNOWN_LARGE = frozenset({
-    "mirror/translate/elaborator.py",  # helper "types"
-    "mirror/evaluate/runtime.py",  # helper "types"
     "mirror/product/pipeline.py",  # helper "isolate"
     "mirror/product/fuzz.py",  # helper "isolate"
     "mirror/product/cli.py",  # the lead (651 lines after main's newcomer work)

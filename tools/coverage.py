@@ -4,9 +4,10 @@
 Usage::
 
     python tools/coverage.py [--examples N] [--sweep N] [--out docs/coverage.md]
-                             [--describe NAME=TEXT ...] [PROJECT ...]
+                             [--describe NAME=TEXT ...] [--extreme] [PROJECT ...]
 
-Every project under ``tests/fixtures/projects/`` and ``tests/fixtures/mathlib`` is measured,
+Every project under ``tests/fixtures/projects/``, ``tests/fixtures/mathlib`` and
+``tests/fixtures/competition`` is measured,
 then each ``PROJECT`` given on the command line (a public project checked out elsewhere; one
 that is absent is listed with a note, not measured; ``--describe NAME=TEXT`` records where
 project ``NAME`` comes from, e.g. its repository and commit). For each project the pipeline runs with
@@ -18,7 +19,16 @@ the source scanner and a small example budget, and the page gets:
   frequent first;
 - what blocks coverage: every untranslatable/unbound reason, keyed as the report keys it
   (``unknown constant Foo``, ``notation ≃ᵐ``, ``type class C`` …), by frequency;
-- with ``--mutants``: the mutation score on the vendored Mathlib files (``tools/mutants.py``).
+- with ``--mutants``: the mutation score on the vendored Mathlib files (``tools/mutants.py``);
+- with ``--extreme``: every ``tested`` theorem of the proved sets (Mathlib, competition)
+  re-checked with real draws forced to extreme magnitudes (:data:`EXTREMES`: ``1e-300`` …
+  ``1e300``, subnormals, exact zeros; :mod:`mirror.sample.extremes`); a refutation there is a bug.
+
+A fixture directory may hold a ``sources.toml`` saying where its files come from and in which
+round each was first measured (``round = "tuned"`` for files earlier rounds measured and fixed
+leanmirror on, else the round's date; per file under ``[[file]]`` or for the whole directory at
+the top level). Each round of a directory is its own row, and rows of files never measured
+before a round are reported apart, as that round's *first look*: what a new user meets.
 
 In a project whose theorems are all proved (the vendored Mathlib files, the public projects),
 every ``refuted`` and every ``error`` is a leanmirror bug; their names are listed.
@@ -28,8 +38,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import shlex
 import sys
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +56,17 @@ FIXTURES = REPO / "tests" / "fixtures"
 CHECKED = ("tested", "symbolic", "certified")
 #: Statuses that say leanmirror could not build a mirror.
 BLOCKED = ("untranslatable", "unbound")
+#: Round of files earlier rounds were tuned on (``sources.toml``).
+TUNED = "tuned"
+#: Fixture directories whose theorems are all proved upstream (``--extreme`` re-checks them):
+#: the Mathlib projects (``fixtures/mathlib`` and its ``round-*`` projects) and the competition set.
+PROVED_SETS = ("fixtures/mathlib", "fixtures/competition")
+#: Magnitudes the extreme pass forces on real draws (each with both signs): the ends of the
+#: float64 range, subnormals and exact zero.
+EXTREMES = (0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-200, 1e-100, 1e-30,
+            1e30, 1e100, 1e200, 1e300)
+#: ``real_bound`` of a re-checked plan, so that unbounded real ranges reach ``1e300``.
+EXTREME_BOUND = 1e300
 #: Before the ``error`` status existed, a failure inside a check was reported with this reason.
 _INTERNAL_ERROR = "leanmirror internal error"
 
@@ -66,6 +89,8 @@ class Figures:
     error_names: list[str] = field(default_factory=list)
     #: Set when the run itself failed (the project got no rows at all).
     failed: str | None = None
+    #: The round (a date) in which these files were first measured, for a first look.
+    first_look: str | None = None
 
     def share(self, count: int) -> str:
         """``count`` as a percentage of the theorems (``–`` when there are none)."""
@@ -134,15 +159,26 @@ def unknown_notation(diagnostics: Iterable) -> Counter:
     return found
 
 
-def tally(name: str, run_result) -> Figures:
-    """Count one :class:`mirror.product.pipeline.RunResult` into :class:`Figures`."""
+def module_of(path: str) -> str:
+    """``Mathlib/Data/Nat/Defs.lean`` → ``Mathlib.Data.Nat.Defs`` (a project-relative file)."""
+    return path.removesuffix(".lean").replace("\\", "/").replace("/", ".")
+
+
+def tally(name: str, run_result, modules: set[str] | None = None) -> Figures:
+    """Count one :class:`mirror.product.pipeline.RunResult` into :class:`Figures`; with
+    ``modules``, only the rows and diagnostics of those modules."""
+    def kept(module: str) -> bool:
+        return modules is None or module in modules
+
     figures = Figures(name)
-    constructs = statement_constructs(run_result.diagnostics)
-    theorem_mirrors = [m for m in run_result.mirrors if m.role == "theorem"]
+    diagnostics = [d for d in run_result.diagnostics if kept(module_of(d.file))]
+    constructs = statement_constructs(diagnostics)
+    theorem_mirrors = [m for m in run_result.mirrors
+                       if m.role == "theorem" and kept(m.declaration.module)]
     figures.parsed = sum(1 for m in theorem_mirrors if m.declaration.type is not None)
     figures.translated = sum(1 for m in theorem_mirrors if m.status == "ready")
     for result in run_result.results:
-        if result.kind != "theorem":
+        if result.kind != "theorem" or not kept(result.module):
             continue
         figures.theorems += 1
         status = result.mirror_status
@@ -158,27 +194,76 @@ def tally(name: str, run_result) -> Figures:
             figures.inconclusive += 1
         elif status in BLOCKED:
             figures.blockers[blocker(result, constructs)] += 1
-    figures.notation = unknown_notation(run_result.diagnostics)
+    figures.notation = unknown_notation(diagnostics)
     return figures
 
 
-def measure(name: str, project: Path, examples: int, sweep: int) -> Figures:
-    """Run the pipeline on ``project`` and tally it; a failed run is recorded, not raised."""
+def rounds(project: Path) -> dict[str, set[str] | None]:
+    """Round → the modules first measured in it, from ``project/sources.toml`` (``None``: the
+    whole directory). No file, one round: ``{"tuned": None}``."""
+    import tomllib
+
+    path = project / "sources.toml"
+    if not path.is_file():
+        return {TUNED: None}
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    if "round" in data:
+        return {str(data["round"]): None}
+    found: dict[str, set[str] | None] = {}
+    for entry in data.get("file", []):
+        if "path" not in entry or "round" not in entry:
+            raise ValueError(f"{path}: a [[file]] entry needs 'path' and 'round', got {sorted(entry)}")
+        found.setdefault(str(entry["round"]), set()).add(module_of(str(entry["path"])))
+    return found or {TUNED: None}
+
+
+def split_by_round(name: str, project: Path, run_result) -> list[Figures]:
+    """One :class:`Figures` per round of ``project`` (tuned first, then first looks by date)."""
+    by_round = rounds(project)
+    if len(by_round) == 1:
+        figures = tally(name, run_result)
+        label = next(iter(by_round))
+        figures.first_look = None if label == TUNED else label
+        return [figures]
+    measured = []
+    for label in sorted(by_round, key=lambda r: (r != TUNED, r)):
+        if label == TUNED:
+            measured.append(tally(f"{name} (tuned)", run_result, by_round[label]))
+            continue
+        figures = tally(f"{name} (first look {label})", run_result, by_round[label])
+        figures.first_look = label
+        measured.append(figures)
+    return measured
+
+
+def run_project(project: Path, examples: int, sweep: int):
+    """The pipeline's :class:`RunResult` on ``project`` (source scanner, small budgets)."""
     from mirror.product.pipeline import CheckSettings, run
 
+    return run(project, method="scanner", settings=CheckSettings(max_examples=examples, sweep=sweep))
+
+
+def measure(name: str, project: Path, examples: int, sweep: int) -> tuple[list[Figures], object]:
+    """Run the pipeline on ``project`` and tally it by round; a failed run is recorded, not
+    raised. Also returns the run (``None`` when it failed)."""
     try:
-        result = run(project, method="scanner",
-                     settings=CheckSettings(max_examples=examples, sweep=sweep))
+        result = run_project(project, examples, sweep)
     except Exception as exc:  # noqa: BLE001 - the page reports a crashed run as a finding
-        return Figures(name, failed=f"{type(exc).__name__}: {exc}".splitlines()[0][:200])
-    return tally(name, result)
+        return [Figures(name, failed=f"{type(exc).__name__}: {exc}".splitlines()[0][:200])], None
+    return split_by_round(name, project, result), result
 
 
 def fixture_projects() -> list[tuple[str, Path]]:
-    """The repository's fixture projects: ``tests/fixtures/projects/*`` and the Mathlib files."""
+    """The repository's fixture projects: ``tests/fixtures/projects/*``, the Mathlib files (the
+    tuned project and one project per later round, ``round-<date>/``) and the competition
+    statements."""
     found = [(f"fixtures/projects/{p.name}", p)
              for p in sorted((FIXTURES / "projects").iterdir()) if p.is_dir()]
     found.append(("fixtures/mathlib", FIXTURES / "mathlib"))
+    found += [(f"fixtures/mathlib/{p.name}", p) for p in sorted((FIXTURES / "mathlib").iterdir())
+              if p.is_dir() and (p / "lakefile.toml").is_file()]
+    found.append(("fixtures/competition", FIXTURES / "competition"))
     return found
 
 
@@ -192,9 +277,32 @@ def _cell(text: str) -> str:
     return "`" + text.replace("|", "\\|").replace("`", "'") + "`"
 
 
+def _figures_table(measured: list[Figures]) -> list[str]:
+    rows = []
+    for f in measured:
+        if f.failed:
+            rows.append([f.project, "run failed", "", "", "", "", f.failed])
+            continue
+        rows.append([
+            f.project, str(f.theorems),
+            f"{f.parsed} ({f.share(f.parsed)})", f"{f.translated} ({f.share(f.translated)})",
+            f"{f.checked} ({f.share(f.checked)})", f"{f.refuted} ({f.share(f.refuted)})",
+            f"{f.error} ({f.share(f.error)})",
+        ])
+    lines = _table(["project", "theorems", "parsed", "translated", "tested/symbolic",
+                    "refuted", "error"], rows)
+    for f in measured:
+        if f.refuted_names or f.error_names:
+            lines += ["", f"**{f.project}** — refuted: {', '.join(f.refuted_names) or 'none'}; "
+                      f"error: {', '.join(f.error_names) or 'none'}."]
+    return lines
+
+
 def render(measured: list[Figures], notes: list[str], command: str,
-           described: dict[str, str] | None = None, mutation: list[str] | None = None) -> str:
-    """The Markdown page; ``command`` is how it was generated."""
+           described: dict[str, str] | None = None, mutation: list[str] | None = None,
+           extreme: list[str] | None = None) -> str:
+    """The Markdown page; ``command`` is how it was generated. Rows of a first look (files
+    never measured before their round) get their own section, apart from the tuned ones."""
     lines = [
         "# Coverage",
         "",
@@ -208,25 +316,16 @@ def render(measured: list[Figures], notes: list[str], command: str,
     if described:
         lines += ["Projects measured from outside this repository:", ""]
         lines += [f"- `{name}`: {text}" for name, text in described.items()] + [""]
-    rows = []
-    for f in measured:
-        if f.failed:
-            rows.append([f.project, "run failed", "", "", "", "", f.failed])
-            continue
-        rows.append([
-            f.project, str(f.theorems),
-            f"{f.parsed} ({f.share(f.parsed)})", f"{f.translated} ({f.share(f.translated)})",
-            f"{f.checked} ({f.share(f.checked)})", f"{f.refuted} ({f.share(f.refuted)})",
-            f"{f.error} ({f.share(f.error)})",
-        ])
-    lines += _table(["project", "theorems", "parsed", "translated", "tested/symbolic",
-                     "refuted", "error"], rows)
+    first = [f for f in measured if f.first_look]
+    lines += _figures_table([f for f in measured if not f.first_look])
     if notes:
         lines += [""] + [f"- {note}" for note in notes]
-    for f in measured:
-        if f.refuted_names or f.error_names:
-            lines += ["", f"**{f.project}** — refuted: {', '.join(f.refuted_names) or 'none'}; "
-                      f"error: {', '.join(f.error_names) or 'none'}."]
+    for label in sorted({f.first_look for f in first}):
+        lines += ["", f"## First look: files first measured on {label}", "",
+                  "Measured before anything was fixed for them (what a new user meets); every "
+                  "theorem here is proved upstream, so each refuted or error row is a bug. "
+                  "Which files: the directory's `sources.toml`.", ""]
+        lines += _figures_table([f for f in first if f.first_look == label])
     blockers: Counter = Counter()
     for f in measured:
         blockers.update(f.blockers)
@@ -246,9 +345,77 @@ def render(measured: list[Figures], notes: list[str], command: str,
     lines += ["", "## What blocks coverage (untranslatable / unbound reasons)", ""]
     lines += _table(["reason", "theorems"],
                     [[_cell(b), str(n)] for b, n in blockers.most_common()]) if blockers else ["none"]
+    if extreme:
+        lines += ["", "## Extreme-magnitude pass", ""] + extreme
     if mutation:
         lines += ["", "## Mutation score (fixtures/mathlib)", ""] + mutation
     return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Extreme:
+    """One proved set's extreme-magnitude pass: its ``tested`` theorems re-checked."""
+
+    project: str
+    statuses: Counter = field(default_factory=Counter)
+    #: The rows that came out refuted or error (:class:`StatementResult`).
+    findings: list = field(default_factory=list)
+
+
+def extreme_plan(plan: dict) -> dict:
+    """A copy of ``plan`` whose real draws are forced to :data:`EXTREMES` half of the time
+    (:mod:`mirror.sample.extremes`), with ranges reaching ``±1e300``."""
+    import copy
+
+    forced = copy.deepcopy(plan)
+    forced["settings"]["extremes"] = list(EXTREMES)
+    forced["settings"]["real_bound"] = EXTREME_BOUND
+    return forced
+
+
+def _extreme_mirror(mirror):
+    from dataclasses import replace
+
+    return replace(mirror, plan=extreme_plan(mirror.plan) if mirror.plan else mirror.plan,
+                   instances=[_extreme_mirror(m) for m in mirror.instances])
+
+
+def extreme_pass(name: str, run_result, examples: int, sweep: int) -> Extreme:
+    """Re-check every ``tested`` theorem of ``run_result`` with forced extreme draws (no
+    symbolic attempt: the draws are the point). Refuted and error rows are findings."""
+    from mirror.product.pipeline import CheckSettings, check_mirror
+
+    settings = CheckSettings(max_examples=examples, sweep=sweep, symbolic=False)
+    tested = {r.name for r in run_result.results if r.kind == "theorem" and r.mirror_status == "tested"}
+    found = Extreme(name)
+    for mirror in run_result.mirrors:
+        if mirror.role != "theorem" or mirror.name not in tested or mirror.plan is None:
+            continue
+        result = check_mirror(_extreme_mirror(mirror), settings)
+        status = "error" if is_error(result) else result.mirror_status
+        found.statuses[status] += 1
+        if status in ("refuted", "error"):
+            found.findings.append(result)
+    return found
+
+
+def extreme_section(passes: list[Extreme]) -> list[str]:
+    """The page's lines for the extreme-magnitude pass."""
+    lines = ["Every `tested` theorem of the proved sets re-checked with half of its real draws "
+             "forced to ±{" + ", ".join(f"{m:g}" for m in EXTREMES) + "} where its ranges admit "
+             "them (unbounded reals reach ±1e300; no symbolic attempt). A proved theorem must "
+             "never be refuted here; an inconclusive row is a draw certified arithmetic could "
+             "not decide.", ""]
+    statuses = ["tested", "refuted", "error", "inconclusive"]
+    rows = [[x.project, str(sum(x.statuses.values()))]
+            + [str(x.statuses.get(s, 0)) for s in statuses]
+            + [str(sum(n for s, n in x.statuses.items() if s not in statuses))] for x in passes]
+    lines += _table(["set", "re-checked", *statuses, "other"], rows)
+    for x in passes:
+        for r in x.findings:
+            lines += ["", f"- **{r.mirror_status}** `{r.name}` at `{r.counterexample}`: "
+                      f"{(r.reason or '')[:300]}"]
+    return lines
 
 
 def mutation_section(examples: int, sweep: int) -> list[str]:
@@ -282,6 +449,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run tools/mutants.py on the Mathlib fixture and add its score")
     parser.add_argument("--describe", action="append", default=[], metavar="NAME=TEXT",
                         help="where project NAME (its directory name) comes from; repeatable")
+    parser.add_argument("--extreme", action="store_true",
+                        help="re-check every tested theorem of the proved sets with extreme draws")
+    parser.add_argument("--findings", type=Path, default=None, metavar="FILE",
+                        help="also write every refuted/error row (both passes) as JSON lines")
     args = parser.parse_args(argv)
     described = {}
     for item in args.describe:
@@ -298,21 +469,47 @@ def main(argv: list[str] | None = None) -> int:
             targets.append((path.name, path))
         else:
             notes.append(f"{path}: not found here, skipped")
-    measured = []
+    measured, passes, findings = [], [], []
     for name, path in targets:
-        figures = measure(name, path, args.examples, args.sweep)
-        measured.append(figures)
-        print(f"{name}: {figures.theorems} theorems, parsed {figures.share(figures.parsed)}, "
-              f"translated {figures.share(figures.translated)}, tested/symbolic "
-              f"{figures.share(figures.checked)}, refuted {figures.refuted}, error {figures.error}"
-              + (f" — run failed: {figures.failed}" if figures.failed else ""))
+        started = time.monotonic()
+        rows, run_result = measure(name, path, args.examples, args.sweep)
+        measured.extend(rows)
+        for figures in rows:
+            print(f"{figures.project}: {figures.theorems} theorems, parsed {figures.share(figures.parsed)}, "
+                  f"translated {figures.share(figures.translated)}, tested/symbolic "
+                  f"{figures.share(figures.checked)}, refuted {figures.refuted}, error {figures.error}"
+                  + (f" — run failed: {figures.failed}" if figures.failed else ""))
+        print(f"{name}: {time.monotonic() - started:.0f} s")
+        if run_result is None:
+            continue
+        findings += [finding_row(name, "ordinary", r) for r in run_result.results
+                     if r.kind == "theorem" and (r.mirror_status == "refuted" or is_error(r))]
+        if args.extreme and name.startswith(PROVED_SETS):
+            started = time.monotonic()
+            passes.append(extreme_pass(name, run_result, args.examples, args.sweep))
+            print(f"{name} extreme pass: {dict(passes[-1].statuses)} "
+                  f"({time.monotonic() - started:.0f} s)")
+            findings += [finding_row(name, "extreme", r) for r in passes[-1].findings]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     command = " ".join(["python tools/coverage.py"]
                        + [shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)])
     mutation = mutation_section(args.examples, args.sweep) if args.mutants else None
-    args.out.write_text(render(measured, notes, command, described, mutation), encoding="utf-8")
+    extreme = extreme_section(passes) if args.extreme else None
+    args.out.write_text(render(measured, notes, command, described, mutation, extreme), encoding="utf-8")
     print(f"wrote {args.out}")
+    if args.findings is not None:
+        args.findings.write_text("".join(json.dumps(f, default=str, ensure_ascii=False) + "\n"
+                                         for f in findings), encoding="utf-8")
+        print(f"wrote {args.findings} ({len(findings)} rows)")
     return 0
+
+
+def finding_row(project: str, kind: str, result) -> dict:
+    """A refuted/error row for ``--findings``: where, what, the draw and the reason."""
+    return {"project": project, "pass": kind, "name": result.name, "module": result.module,
+            "status": result.mirror_status, "statement": result.statement,
+            "counterexample": result.counterexample, "reason": result.reason,
+            "location": result.location}
 
 
 if __name__ == "__main__":

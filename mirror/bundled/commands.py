@@ -16,7 +16,8 @@ from typing import Any
 
 from mirror.product import cli
 
-MODELS_HELP = "list the model specification nodes and their statuses"
+MODELS_HELP = ("the bundled demo: list its model specification nodes and their statuses "
+               "(run in leanmirror's repository)")
 MODELS_DESCRIPTION = (
     "List the compute-graph nodes of the bundled model specifications and, per "
     "node, whether the Op Spec it uses is proved, tested or UNKNOWN. A node is tested when its "
@@ -46,11 +47,24 @@ def op_statuses_of(args: argparse.Namespace) -> dict[str, str]:
         from mirror.product.pipeline import CheckSettings, run
 
         project = cli.resolve_project(args.project)
+        _bundled_only("models", project)
         settings = CheckSettings(max_examples=args.examples, sweep=64)
         run_result = run(project, method=args.method, settings=settings,
                          select=sorted(conformance_names()))
         results = [(r.name, r.mirror_status) for r in run_result.results]
     return op_statuses(results)
+
+
+def _bundled_only(command: str, project: Path) -> None:
+    """``models`` checks the bundled project's Op Specs: in another project it has nothing to
+    check, so it says where it belongs instead of listing every node as UNKNOWN."""
+    from mirror.bundled import ROOT
+
+    if Path(project).resolve() != ROOT.resolve():
+        raise cli.CommandError(
+            f"`leanmirror {command}` belongs to the bundled demo (leanmirror's own Lake project "
+            f"at {str(ROOT)!r}), not to {str(project)!r}; run it at that repository's root or "
+            "pass --project with it (or --report with its report.json)")
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -125,8 +139,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "experiment",
-        help="run a bundled experiment (fractional)",
-        description="Run a bundled experiment and write its results.",
+        help="the bundled demo: run one of its experiments (fractional)",
+        description="Run an experiment of the bundled demo (leanmirror's own layers) and write "
+        "its results; it needs no Lake project.",
     )
     exp = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
     q = exp.add_parser(

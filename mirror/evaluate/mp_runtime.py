@@ -13,7 +13,8 @@ import mpmath
 import numpy as np
 
 from mirror.evaluate.functions import MpFunctions
-from mirror.evaluate.runtime import NumpyRuntime, install_unary
+from mirror.evaluate.batch import install_unary
+from mirror.evaluate.numpy_runtime import NumpyRuntime
 from mirror.evaluate.truth import Truth
 
 
@@ -57,6 +58,8 @@ class MpRuntime(MpFunctions, NumpyRuntime):
     zero branch inside it. The caller re-evaluates at doubled precision until the decision is
     stable, so a true difference of 1e-40 is seen as such at 100 digits.
     """
+
+    object_values = True
 
     def __init__(
         self,

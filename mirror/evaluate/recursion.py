@@ -27,6 +27,9 @@ import numpy as np
 from mirror.translate.recursive_nodes import (RecursiveCall, RecursiveEval, RecursiveEvalTruth,
                                               RecursiveTruth, call_node, eval_node)
 
+from mirror.evaluate.batch import OutOfDomain
+from mirror.evaluate.truth import Truth
+
 #: Body evaluations (one per pending call) one application may spend, for the whole batch.
 STEP_BUDGET = 20_000
 #: Rounds of the work list: a chain of ``d`` calls each waiting on the next takes ``2 d``
@@ -47,8 +50,6 @@ _UNDEFINED = object()
 def evaluate(rt: Any, system: System, name: str, args: tuple) -> Any:
     """``name args`` for every active draw of ``rt``, by the work list described above.
     Draws whose value is not settled within the budget are marked out of domain."""
-    from mirror.evaluate.runtime import Truth
-
     truth = system[name][0]
     columns = [rt.batched(a) for a in args]
     roots: dict[int, Key] = {
@@ -107,8 +108,6 @@ def _bodies(rt: Any, system: System, member: str, keys: list[Key], memo: dict) -
 
 
 def _batch_of_bodies(rt: Any, system: System, member: str, keys: list[Key], memo: dict) -> list:
-    from mirror.evaluate.runtime import OutOfDomain, Truth
-
     truth, body = system[member]
     size = len(keys)
     sub = _runtime_of_size(rt, size)
@@ -157,9 +156,7 @@ def _runtime_of_size(rt: Any, size: int) -> Any:
 
 
 def _is_exact(rt: Any) -> bool:
-    from mirror.evaluate.runtime import MpRuntime
-
-    return isinstance(rt, MpRuntime)
+    return rt.object_values
 
 
 def _scalar(x: Any) -> Any:
@@ -169,13 +166,13 @@ def _scalar(x: Any) -> Any:
 
 def _placeholder(truth: bool) -> Any:
     """The value a pending call reads meanwhile (the evaluation that reads it is redone)."""
-    return (False, False, 0.0, True) if truth else 0
+    return (False, False, 0.0, True, True) if truth else 0
 
 
 def _row(result: Any, i: int, truth: bool, size: int) -> Any:
     if truth:
         return (bool(result.ok[i]), bool(result.exact[i]), float(result.err[i]),
-                bool(result.sure[i]))
+                bool(result.sure[i]), bool(result.known[i]))
     column = np.asarray(result)
     if column.ndim == 0 or column.shape[0] != size:
         column = np.broadcast_to(column, (size,) + column.shape)
@@ -186,10 +183,10 @@ def _column(values: list, truth: bool, exact: bool, truth_type: type) -> Any:
     """Per-draw values as the runtime's batched value (a :class:`~mirror.evaluate.runtime.Truth` for a
     proposition)."""
     if truth:
-        ok, sure_exact, err, sure = (np.array(part) for part in zip(*values)) if values else (
-            np.zeros(0, dtype=bool),) * 4
+        ok, sure_exact, err, sure, known = (np.array(part) for part in zip(*values)) if values \
+            else (np.zeros(0, dtype=bool),) * 5
         return truth_type(ok.astype(bool), sure_exact.astype(bool), err.astype(float),
-                          sure.astype(bool))
+                          sure.astype(bool), known.astype(bool))
     if exact:
         out = np.empty(len(values), dtype=object)
         out[:] = values

@@ -15,6 +15,9 @@ from typing import Callable
 
 import numpy as np
 
+from mirror.evaluate import polarity
+from mirror.evaluate.polarity import Quantified, truncated
+
 
 @dataclass
 class Truth:
@@ -23,16 +26,25 @@ class Truth:
     ``sure`` says, per draw, whether the float64 truth value is beyond doubt: no relation
     that decides it lies within the tolerance of its boundary. A draw that is not sure is
     decided exactly before it counts (:mod:`mirror.judge.exact`). ``None`` means sure everywhere
-    (boolean data, constants, the exact runtimes)."""
+    (boolean data, constants, the exact runtimes).
+
+    ``known`` says, per draw, whether ``ok`` is the value on the whole domain: a quantifier
+    over ℕ sees only the sampled prefix, and is known only where the prefix decides it (a
+    failing instance of ``∀``, a witness of ``∃``; :mod:`mirror.evaluate.polarity`). No
+    precision makes an unknown value known: a draw whose hypotheses or conclusion is unknown
+    supports no refutation. ``None`` means known everywhere."""
 
     ok: np.ndarray
     exact: np.ndarray
     err: np.ndarray
     sure: np.ndarray | None = None
+    known: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.sure is None:
             self.sure = np.ones(np.shape(self.ok), dtype=bool)
+        if self.known is None:
+            self.known = np.ones(np.shape(self.ok), dtype=bool)
 
 
 @functools.lru_cache(maxsize=64)
@@ -40,7 +52,7 @@ def _constant(batch: int, value: bool) -> Truth:
     """``value`` for every draw of a batch: read-only arrays, so one object serves every
     runtime of that batch size."""
     ok = np.full(batch, value)
-    parts = (ok, ok, np.zeros(batch), np.ones(batch, dtype=bool))
+    parts = (ok, ok, np.zeros(batch), np.ones(batch, dtype=bool), np.ones(batch, dtype=bool))
     for part in parts:
         part.setflags(write=False)
     return Truth(*parts)
@@ -183,57 +195,61 @@ class Propositions:
     def array_eq(self, a, b) -> Truth:
         return self.eq(a, b)
 
-    @staticmethod
-    def _junction(ts: tuple[Truth, ...], conjunction: bool) -> np.ndarray:
-        """Sureness of ``∧``/``∨``: one sure deciding part (a false conjunct, a true disjunct)
-        decides; otherwise every part must be sure."""
-        deciding = np.logical_or.reduce([t.sure & (t.ok != conjunction) for t in ts])
-        return deciding | np.logical_and.reduce([t.sure for t in ts])
-
     def and_(self, *ts: Truth) -> Truth:
         if not ts:
             return self.truth(True)
         ok = np.logical_and.reduce([t.ok for t in ts])
         exact = np.logical_and.reduce([t.exact for t in ts])
         err = np.maximum.reduce([t.err for t in ts])
-        return Truth(ok, exact, err, self._junction(ts, True))
+        oks = [t.ok for t in ts]
+        return Truth(ok, exact, err, polarity.conjunction(oks, [t.sure for t in ts]),
+                     polarity.conjunction(oks, [t.known for t in ts]))
 
     def or_(self, *ts: Truth) -> Truth:
         ok = np.logical_or.reduce([t.ok for t in ts])
         exact = np.logical_or.reduce([t.exact for t in ts])
         err = np.minimum.reduce([np.where(t.ok, t.err, np.inf) for t in ts])
         err = np.where(ok, err, np.minimum.reduce([t.err for t in ts]))
-        return Truth(ok, exact, err, self._junction(ts, False))
+        oks = [t.ok for t in ts]
+        return Truth(ok, exact, err, polarity.disjunction(oks, [t.sure for t in ts]),
+                     polarity.disjunction(oks, [t.known for t in ts]))
 
     def not_(self, t: Truth) -> Truth:
-        return Truth(~t.ok, ~t.exact, np.where(t.ok, np.inf, 0.0), t.sure)
+        return Truth(~t.ok, ~t.exact, np.where(t.ok, np.inf, 0.0),
+                     polarity.negation(t.ok, t.sure), polarity.negation(t.ok, t.known))
 
     def implies(self, a: Truth, b: Truth) -> Truth:
-        sure = (a.sure & ~a.ok) | (b.sure & b.ok) | (a.sure & b.sure)
-        return Truth(~a.ok | b.ok, ~a.exact | b.exact, np.where(a.ok, b.err, 0.0), sure)
+        return Truth(~a.ok | b.ok, ~a.exact | b.exact, np.where(a.ok, b.err, 0.0),
+                     polarity.implication(a.ok, a.sure, b.ok, b.sure),
+                     polarity.implication(a.ok, a.known, b.ok, b.known))
 
     def iff(self, a: Truth, b: Truth) -> Truth:
         ok = a.ok == b.ok
         # only the sides that hold carry a numerical deviation
         err = np.maximum(np.where(a.ok, a.err, 0.0), np.where(b.ok, b.err, 0.0))
-        return Truth(ok, a.exact == b.exact, np.where(ok, err, np.inf), a.sure & b.sure)
+        return Truth(ok, a.exact == b.exact, np.where(ok, err, np.inf),
+                     polarity.equivalence(a.ok, a.sure, b.ok, b.sure),
+                     polarity.equivalence(a.ok, a.known, b.ok, b.known))
 
     def prop_ite(self, c: Truth, then: Callable, other: Callable) -> Truth:
         sel, p, q = self._branches(c, then, other)
         return Truth(
             np.where(sel, p.ok, q.ok), np.where(sel, p.exact, q.exact), np.where(sel, p.err, q.err),
-            c.sure & np.where(sel, p.sure, q.sure),
+            polarity.choice(c.sure, sel, p.sure, q.sure),
+            polarity.choice(c.known, sel, p.known, q.known),
         )
 
     def _quantify(self, body, lo, hi, universal: bool) -> Truth:
+        """``∀``/``∃`` over ``[lo, hi)``; over a prefix of ℕ (``hi`` the sampling bound) it is
+        known only where an instance settles it (:mod:`mirror.evaluate.polarity`)."""
         ok = np.full(self.batch, universal)
         exact = ok.copy()
-        all_sure = np.ones(self.batch, dtype=bool)
-        deciding = np.zeros(self.batch, dtype=bool)
+        sure = Quantified(self.batch, universal, complete=True)
+        known = Quantified(self.batch, universal, complete=not truncated(hi))
         err = np.zeros(self.batch) if universal else np.full(self.batch, np.inf)
         for mask, t in self._masked_terms(body, lo, hi):
-            all_sure = np.where(mask, all_sure & t.sure, all_sure)
-            deciding = np.where(mask, deciding | (t.sure & (t.ok != universal)), deciding)
+            sure.add(mask, t.ok, t.sure)
+            known.add(mask, t.ok, t.known)
             if universal:
                 ok = np.where(mask, ok & t.ok, ok)
                 exact = np.where(mask, exact & t.exact, exact)
@@ -244,7 +260,7 @@ class Propositions:
                 err = np.where(mask, np.minimum(err, t.err), err)
         if not universal:
             err = np.where(ok, 0.0, err)
-        return Truth(ok, exact, err, deciding | all_sure)
+        return Truth(ok, exact, err, sure.result(), known.result())
 
     def forall_range(self, body, lo, hi) -> Truth:
         return self._reduce("all", body, lo, hi, lambda: self._quantify(body, lo, hi, True))

@@ -217,10 +217,14 @@ def _state(function: Callable, plan: dict, example: dict[str, Any], rt: MpRuntim
         return UNDECIDED, math.nan
     if rt.invalid[0] or rt.impl_nonfinite[0]:
         return UNDECIDED, math.nan
+    # a value seen on a prefix of ℕ only is no decision (mirror.evaluate.polarity)
+    hyp_known, concl_known = bool(np.asarray(hyp.known)[0]), bool(np.asarray(concl.known)[0])
     if not bool(np.asarray(hyp.ok)[0]):
-        return VACUOUS, 0.0
+        return (VACUOUS, 0.0) if hyp_known else (UNDECIDED, math.nan)
     if bool(np.asarray(concl.ok)[0]):
         return HOLDS, float(np.asarray(concl.err)[0])
+    if not (hyp_known and concl_known):
+        return UNDECIDED, math.nan
     return FAILS, float(np.asarray(concl.err)[0])
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from mirror.sample.extremes import force_extremes, with_extremes
 from mirror.sample.plan import PlanSettings, plan_statement
 from mirror.sample.ranges import INTEGER_KINDS, Range, element_range, evaluate_tree, scalar_range, size
 
@@ -144,7 +145,8 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
     if "choices" in entry:
         return st.sampled_from(entry["choices"])
     if kind in INTEGER_KINDS or kind in ("real", "ennreal"):
-        return _range_strategy(scalar_range(entry, values, settings), kind, entry["hi"])
+        span = scalar_range(entry, values, settings)
+        return with_extremes(_range_strategy(span, kind, entry["hi"]), span, kind, settings)
     if kind == "array":
         shape = tuple(size(s, values, settings) for s in entry["shape"])
         elements = _element_strategy(entry, settings, values)
@@ -183,7 +185,8 @@ def _element_strategy(entry: dict, settings: dict, values: dict) -> st.SearchStr
         return st.just(entry["fill"])
     if elem in ("complex", "bool"):
         return _free_strategy(elem, settings)
-    return _range_strategy(element_range(entry, values, settings), elem, entry.get("elem_hi"))
+    span = element_range(entry, values, settings)
+    return with_extremes(_range_strategy(span, elem, entry.get("elem_hi")), span, elem, settings)
 
 
 #: Share of ``ℝ≥0∞`` draws that are ``⊤`` (``inf``).
@@ -231,7 +234,8 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
         elif kind in INTEGER_KINDS or kind in ("real", "ennreal"):
             span = scalar_range(entry, values, settings)
             valid &= ~np.broadcast_to(span.empty(), (batch,))
-            values[name] = _sample_range(rng, span, (batch,), kind, entry["hi"])
+            values[name] = force_extremes(rng, _sample_range(rng, span, (batch,), kind, entry["hi"]),
+                                          span, kind, settings)
         elif kind == "array":
             firsts = {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in values.items()}
             shape = tuple(size(s, firsts, settings) for s in entry["shape"])
@@ -296,7 +300,8 @@ def _sample_elements(entry: dict, rng, shape: tuple, settings: dict,
     if elem in ("complex", "bool"):
         return _sample_free(rng, elem, shape, settings), False
     span = element_range(entry, values, settings)
-    return _sample_range(rng, span, shape, elem, entry.get("elem_hi")), span.empty()
+    drawn = _sample_range(rng, span, shape, elem, entry.get("elem_hi"))
+    return force_extremes(rng, drawn, span, elem, settings), span.empty()
 
 
 __all__ = ["PlanSettings", "evaluate_tree", "examples", "group_by_shape", "plan_statement",

@@ -3,7 +3,8 @@
 Owns Lean's types (``types``), the elaborator and its typing forms, unfolding of project
 definitions, the vocabulary tables (one family per module: integers, reals, ennreals, big
 operators, matrices), data types (records, collections), type-class carriers (``instances``),
-the translated ``Statement`` (``translation``) and the code printer (``codegen``).
+the translated ``Statement`` (``translation``), the code printer (``codegen``, with
+``layout`` of its lines) and the injective Python names of Lean names (``identifiers``).
 
 May import: ``bridge`` (the front ends' AST). Never ``evaluate``, ``sample``, ``judge``,
 ``bind`` or ``product`` (the nodes a later stage evaluates, such as a recursive system's, are

@@ -5,7 +5,8 @@ The evidence read here: an argument of a function binder (its domain), of ``Fins
 ``Fin`` and the other functions of naturals, an ascription ``(n : T)``, a relation or an
 arithmetic tree with a variable (or an applied function binder) of a known scalar type, and
 ``n ∈ range m``. One consistent answer types the binder; none or several leave it untyped
-(the translator then says so).
+(the translator then says so). A binder whose only company is numerals (``∀ n, n = 0``)
+is ℕ, by Lean's default instance for numerals (:func:`among_numerals`).
 """
 
 from __future__ import annotations
@@ -95,6 +96,24 @@ def _domains(ty: T.Term) -> list[T.Term]:
     return out
 
 
+def among_numerals(name: str, body: T.Term) -> bool:
+    """Whether every use of ``name`` in ``body`` is as a leaf of arithmetic or a relation whose
+    other leaves are all numerals (``n = 0``, ``n + n = 4``): nothing but Lean's default
+    instance for numerals types it, and that makes it ℕ."""
+    var = T.Var(name)
+    uses = sum(1 for node in T.walk(body) if node == var)
+    placed = 0
+    for node in T.walk(body):
+        if not (isinstance(node, T.App) and var in node.args):
+            continue
+        if not is_call(node, *_ARITH):
+            return False
+        if any(leaf != var and not isinstance(leaf, T.Lit) for leaf in _leaves(node)):
+            return False
+        placed += sum(1 for arg in node.args if arg == var)
+    return uses > 0 and placed == uses
+
+
 def infer_types(binders: list[T.Binder], body: T.Term) -> list[T.Binder]:
     """Prefix binders with the types their uses force filled in (one consistent answer)."""
     out = list(binders)
@@ -104,6 +123,9 @@ def infer_types(binders: list[T.Binder], body: T.Term) -> list[T.Binder]:
         types = {b.name: b.type for b in out if b.type is not None}
         later = [b.type for b in out[index + 1:] if b.type is not None] + [body]
         found = _evidence(binder.name, later, types)
+        if not found and all(among_numerals(binder.name, t) or binder.name not in T.free_vars(t)
+                             for t in later) and any(binder.name in T.free_vars(t) for t in later):
+            found = {NAT}
         if len(found) == 1:
             out[index] = T.Binder(binder.name, found.pop(), binder.info)
     return out

@@ -10,14 +10,14 @@ name can never inject Python. A node with no printer raises :class:`CodegenError
 
 from __future__ import annotations
 
-import keyword
-import unicodedata
 from dataclasses import dataclass
 
 import sympy as sp
 from sympy.printing.printer import Printer
 
 from bridge.errors import LeanMirrorError
+from mirror.translate.identifiers import binder_identifiers, readable
+from mirror.translate.layout import WIDTH, wrap_assignment
 from mirror.translate.translation import NAT_DOMAIN, Statement
 from mirror.translate.reals import known_nonzero
 
@@ -27,35 +27,12 @@ class CodegenError(LeanMirrorError, NotImplementedError):
 
 
 def python_identifier(name: str) -> str:
-    """A safe Python identifier for a Lean name (deterministic, ASCII, never a keyword)."""
-    out = []
-    for ch in name:
-        if ch.isascii() and (ch.isalnum() or ch == "_"):
-            out.append(ch)
-        elif ch == "'":
-            out.append("_p")
-        elif ch == ".":
-            out.append("__")
-        else:
-            try:
-                uname = unicodedata.name(ch)
-            except ValueError:
-                uname = ""
-            if uname.startswith("GREEK") and "LETTER" in uname:
-                word = uname.split("LETTER ", 1)[1].split(" ")[0].lower()
-                out.append(word if "SMALL" in uname else word.capitalize())
-            elif uname.startswith("SUBSCRIPT") or uname.startswith("SUPERSCRIPT"):
-                digit = unicodedata.digit(ch, None)
-                out.append(f"_{digit}" if digit is not None else f"_u{ord(ch):x}")
-            else:
-                out.append(f"_u{ord(ch):x}")
-    ident = "".join(out) or "x"
-    if ident[0].isdigit():
-        ident = "_" + ident
-    ident = "v_" + ident
-    if keyword.iskeyword(ident):  # pragma: no cover - the prefix rules this out
-        ident += "_"
-    return ident
+    """A safe Python identifier for a Lean name (deterministic, ASCII, never a keyword).
+
+    Readable, not injective: scopes settle clashes with
+    :mod:`mirror.translate.identifiers`."""
+    ident = readable(name)
+    return "v_" + ("_" + ident if ident[0].isdigit() else ident)
 
 
 _UNARY = {
@@ -187,6 +164,8 @@ class PropertyPrinter(Printer):
         raise CodegenError(f"free symbol {expr} is not a parameter of the property")
 
     def _print_Dummy(self, expr):
+        if expr == NAT_DOMAIN:
+            return "rt.nat_domain"
         if expr not in self.names:
             self._dummy_count += 1
             base = python_identifier(expr.name).removeprefix("v_")
@@ -384,14 +363,15 @@ def parameter_names(statement: Statement) -> dict[str, str]:
     """Lean variable name → Python parameter name, injective within the statement.
 
     :func:`python_identifier` is readable but not injective (``x'`` and ``x_p`` both read
-    ``v_x_p``); this is the one place that settles clashes, in declaration order, so the
-    planner and the printer agree."""
-    used: set[str] = set()
-    return {v.name: _unique(python_identifier(v.name), used) for v in statement.variables}
+    ``v_x_p``); :func:`~mirror.translate.identifiers.binder_identifiers` settles clashes
+    with a stable suffix (whatever the order), so the planner, the printer and the
+    generated mirrors' helpers agree."""
+    identifiers = binder_identifiers(v.name for v in statement.variables)
+    return {v.name: identifiers[v.name] for v in statement.variables}
 
 
 def print_property(statement: Statement, function_name: str | None = None) -> PropertySource:
-    """Generate ``def prop_<name>(rt, <params>)`` returning ``(hypotheses, conclusion)`` truths.
+    """Generate ``def prop_<name>(rt, *, <params>)`` returning ``(hypotheses, conclusion)``.
 
     A variable the statement defines by an equation hypothesis (``h : c = a ^ b``, see
     :attr:`~mirror.translate.translation.Statement.definitions`) is recomputed from its definition
@@ -402,9 +382,8 @@ def print_property(statement: Statement, function_name: str | None = None) -> Pr
     fname = function_name or "prop_" + python_identifier(statement.name).removeprefix("v_")
     signature = ", ".join(["rt", "*", *params.values()]) if params else "rt"
     lines = [f"def {fname}({signature}):"]
-    if len(lines[0]) > 96:
-        lines = [f"def {fname}(", "    rt,", "    *,", *[f"    {p}," for p in params.values()],
-                 "):"]
+    if len(lines[0]) > WIDTH:
+        lines = [f"def {fname}(", *_packed(signature.split(", "), " " * 8, "):")]
     for definition in statement.definitions:
         ident = params[definition.name]
         lines.append(f"    # {_comment(definition.name)} is defined by hypothesis "
@@ -419,11 +398,22 @@ def print_property(statement: Statement, function_name: str | None = None) -> Pr
         hyp_name = _unique("h_" + python_identifier(label).removeprefix("v_"), used)
         lines.append(f"    {hyp_name} = {code}")
         hyp_exprs.append(hyp_name)
-    lines.append(f"    hypotheses = rt.and_({', '.join(hyp_exprs)})" if hyp_exprs
-                 else "    hypotheses = rt.truth(True)")
-    lines.append(f"    conclusion = {printer.doprint(statement.conclusion)}")
-    lines.append("    return hypotheses, conclusion")
-    return PropertySource(fname, "\n".join(lines) + "\n", params)
+    hypotheses = f"rt.and_({', '.join(hyp_exprs)})" if hyp_exprs else "rt.truth(True)"
+    lines.append("    # hypotheses, conclusion")
+    lines.append(f"    return {hypotheses}, {printer.doprint(statement.conclusion)}")
+    laid = [part for line in lines for part in wrap_assignment(line)]
+    return PropertySource(fname, "\n".join(laid) + "\n", params)
+
+
+def _packed(items: list[str], pad: str, closing: str) -> list[str]:
+    """``items`` joined by ``, `` on lines of at most :data:`WIDTH` characters."""
+    lines = [pad]
+    for position, item in enumerate(items):
+        piece = item + (closing if position == len(items) - 1 else ",")
+        if lines[-1] != pad and len(lines[-1]) + 1 + len(piece) > WIDTH:
+            lines.append(pad)
+        lines[-1] += piece if lines[-1] == pad else " " + piece
+    return lines
 
 
 __all__ = ["CodegenError", "PropertyPrinter", "PropertySource", "parameter_names",

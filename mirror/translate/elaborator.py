@@ -3,8 +3,9 @@
 Like Lean's ``binop%``/``binrel%`` it computes the type of an arithmetic tree from its leaves
 and the expected type (so ``i - j`` on ℕ truncates while ``(i - j : ℝ)`` does not), then emits
 the :mod:`mirror.translate.vocabulary` node that keeps Lean's meaning (``LeanDiv`` for ``x / 0 = 0``,
-``NatSub`` for truncation, …). Application, coercion and propositions live here; constants are
-looked up in :data:`mirror.translate.forms.FORMS` (binders, big operators: one entry per Lean constant),
+``NatSub`` for truncation, …). Application and coercion live here, arithmetic trees in
+:mod:`mirror.translate.arithmetic`, relations and propositions in
+:mod:`mirror.translate.relations`; constants are looked up in :data:`mirror.translate.forms.FORMS` (binders, big operators: one entry per Lean constant),
 then :data:`mirror.translate.vocabulary.CONSTANTS` / :data:`~mirror.translate.vocabulary.FUNCTIONS`, then the
 project's definitions (:class:`mirror.translate.unfolding.Unfolding`).
 """
@@ -12,18 +13,18 @@ project's definitions (:class:`mirror.translate.unfolding.Unfolding`).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable
 
 import sympy as sp
 
 from bridge import term as T
 from mirror.translate import vocabulary as V
-from mirror.translate.forms import FORMS, bound_of
+from mirror.translate.arithmetic import Arithmetic
+from mirror.translate.forms import FORMS
 from mirror.translate.inference import Inference
-from mirror.translate.types import COMPLEX, NAT, PROP, RAT, REAL, SORT, Ty, coerces, fin, fun, numeric_max
+from mirror.translate.relations import Relations
+from mirror.translate.types import COMPLEX, NAT, PROP, RAT, REAL, SORT, Ty, coerces, fin, fun
 from mirror.translate.values import (
     ARITH,
-    NAT_DOMAIN,
     RELATIONS,
     TYPE_NAMES,
     ArrayFn,
@@ -37,11 +38,8 @@ from mirror.translate.values import (
     Untranslatable,
     Value,
     fresh,
-    is_arith,
-    is_logical,
-    is_prop_type,
     is_type_term,
-    matrix_ty,
+    over_applied,
     zmod,
 )
 from mirror.translate.vocabulary import CONSTANTS, FUNCTIONS
@@ -49,21 +47,8 @@ from mirror.translate.vocabulary import CONSTANTS, FUNCTIONS
 #: Nesting depth (terms inside unfolded definitions) past which a term is untranslatable.
 MAX_DEPTH = 200
 
-#: ``a - b`` on the ordered carriers where it truncates (``tsub``): the floor it stops at.
-TRUNCATED_SUB = {"NNReal": sp.Integer(0), "PNat": sp.Integer(1)}
 
-#: ``ℝ≥0∞`` arithmetic: ``⊤`` absorbs, ``0 * ⊤ = 0``, ``a / 0 = ⊤`` for ``a ≠ 0``.
-ENNREAL_OPS: dict[str, Callable] = {
-    "add": V.ENNAdd,
-    "sub": V.ENNSub,
-    "mul": V.ENNMul,
-    "div": lambda a, b: V.ENNMul(a, V.ENNInv(b)),
-}
-
-
-
-
-class Elaborator(Inference):
+class Elaborator(Inference, Arithmetic, Relations):
     """The term visitor. The translator that mixes it in provides ``declarations`` and the
     unfolding of project definitions (``_apply_def``, ``_recursive_call``)."""
 
@@ -234,6 +219,11 @@ class Elaborator(Inference):
         fn = term.fn
         if isinstance(fn, T.Const):
             name = fn.name
+            applied = over_applied(term)
+            if applied is not None:  # `(1 - A) i j`: the value of `1 - A` (its own tree) applied
+                head_t, extra = applied
+                head = self.arith_tree(head_t, env, None)
+                return self.apply(head, [(a, env) for a in extra], expected)
             if name in ARITH:
                 return self.arith_tree(term, env, expected, term.ty)
             if name in RELATIONS:
@@ -458,294 +448,3 @@ class Elaborator(Inference):
             body_expr = self.materialize(body) if body.is_fn else body.expr
             return sp.Lambda(tuple(dummies), body_expr)
         raise Untranslatable("function value")
-
-    # ---- arithmetic (binop%) ----------------------------------------------------------------
-
-    def _leaves(self, term: T.Term) -> list[T.Term]:
-        if isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH:
-            kind = ARITH[term.fn.name]
-            if kind == "pow":
-                return self._leaves(term.args[0])
-            if kind == "smul":
-                return self._leaves(term.args[1])
-            out: list[T.Term] = []
-            for arg in term.args:
-                out.extend(self._leaves(arg))
-            return out
-        return [term]
-
-    def _synth(self, term: T.Term, env: Env) -> Ty | None:
-        """The type of a leaf when elaborated without an expected type (``None`` for numerals)."""
-        if isinstance(term, T.Lit):
-            return None
-        if isinstance(term, T.Typed):
-            return self.try_type(term.type, env)
-        if isinstance(term, T.Coe):
-            return None
-        if isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name == "ite":
-            if len(term.args) == 3:
-                return numeric_max(self._synth(term.args[1], env), self._synth(term.args[2], env))
-        try:
-            value = self.elab(term, env, None)
-        except Untranslatable:
-            return None
-        if value.numeral:
-            return None
-        return value.ty
-
-    def tree_type(self, terms: list[T.Term], env: Env, expected: Ty | None) -> Ty:
-        result: Ty | None = expected if expected is not None and (
-            expected.is_numeric or expected.kind in ("Matrix", "Fin")
-        ) else None
-        for leaf in terms:
-            ty = self._synth(leaf, env)
-            if ty is not None and (ty.is_numeric or ty.kind in ("Fin", "Matrix")):
-                result = numeric_max(result, ty)
-        return result if result is not None else NAT
-
-    def arith_tree(
-        self, term: T.App, env: Env, expected: Ty | None, annotated: T.Term | None = None
-    ) -> Value:
-        ty = self.try_type(annotated, env) if annotated is not None else None
-        if ty is None:
-            ty = self.tree_type(self._leaves(term), env, expected)
-        return self.arith(term, env, ty)
-
-    def arith(self, term: T.Term, env: Env, ty: Ty) -> Value:
-        if not (
-            isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH
-        ):
-            value = self.elab(term, env, ty)
-            if value.is_fn and ty.kind == "Matrix":
-                return value
-            return self.coerce(value, ty)
-        kind = ARITH[term.fn.name]
-        args = term.args
-        if kind == "pow":
-            return self._pow(args[0], args[1], env, ty)
-        if kind == "smul":
-            scalar = self.elab(args[0], env, None)
-            target = self.arith(args[1], env, ty)
-            if ty.kind == "Matrix" or target.is_fn:
-                return Value(V.LMatSMul(scalar.expr, self.as_matrix(target)), ty)
-            return Value(scalar.expr * target.expr, ty)
-        if kind in ("neg", "inv"):
-            (arg,) = args
-            inner = self.arith(arg, env, ty)
-            if kind == "inv":
-                if ty.kind == "Matrix":
-                    return Value(V.LMatInv(self.as_matrix(inner)), ty)
-                if ty.kind in ("Real", "Rat", "Complex", "NNReal"):
-                    return Value(V.LeanDiv(sp.Integer(1), inner.expr), ty)
-                if ty.kind == "ENNReal":
-                    return Value(V.ENNInv(inner.expr), ty)
-                raise Untranslatable(f"⁻¹ on {ty}")
-            if ty.kind == "Matrix":
-                return Value(V.LMatNeg(self.as_matrix(inner)), ty)
-            if ty.kind in ("Nat", "Fin", "PNat", "NNReal", "ENNReal"):
-                raise Untranslatable(f"negation on {ty}")
-            return Value(-inner.expr, ty)
-        if ty.kind == "Matrix" and kind == "mul":
-            # a matrix product changes shapes: each factor is its own tree
-            a = self.arith_tree(args[0], env, None) if is_arith(args[0]) else self.elab(
-                args[0], env, None)
-            b = self.arith_tree(args[1], env, None) if is_arith(args[1]) else self.elab(
-                args[1], env, None)
-            ta, tb = matrix_ty(a.ty), matrix_ty(b.ty)
-            out_ty = Ty("Matrix", (ta.args[0], tb.args[1], ta.args[2]))
-            return Value(V.LMatMul(self.as_matrix(a), self.as_matrix(b)), out_ty)
-        a = self.arith(args[0], env, ty)
-        b = self.arith(args[1], env, ty)
-        if ty.kind == "Matrix":
-            ma, mb = self.as_matrix(a), self.as_matrix(b)
-            table = {"add": V.LMatAdd, "sub": V.LMatSub, "mul": V.LMatMul}
-            if kind not in table:
-                raise Untranslatable(f"matrix operation {term.fn.name}")
-            return Value(table[kind](ma, mb), ty)
-        x, y = a.expr, b.expr
-        if ty.kind == "ENNReal":
-            if kind not in ENNREAL_OPS:
-                raise Untranslatable(f"{term.fn.name} on {ty}")
-            return Value(ENNREAL_OPS[kind](x, y), ty)
-        if ty.kind == "PNat" and kind in ("div", "mod"):
-            raise Untranslatable(f"{term.fn.name} on {ty}")
-        if kind == "sub" and ty.kind in TRUNCATED_SUB:
-            return Value(sp.Max(x - y, TRUNCATED_SUB[ty.kind]), ty)
-        if kind == "add":
-            out = x + y
-        elif kind == "mul":
-            out = x * y
-        elif kind == "sub":
-            out = V.NatSub(x, y) if ty.kind == "Nat" else x - y
-        elif kind == "div":
-            out = {"Nat": V.NatDiv, "Int": V.IntDiv, "Fin": V.NatDiv}.get(ty.kind, V.LeanDiv)(x, y)
-        elif kind == "mod":
-            if ty.kind not in ("Nat", "Int", "Fin"):
-                raise Untranslatable(f"% on {ty}")
-            out = V.NatMod(x, y)
-        else:  # pragma: no cover - table is closed
-            raise Untranslatable(term.fn.name)
-        if ty.kind == "Fin":
-            out = V.FinWrap(out, ty.args[0])
-        return Value(out, ty)
-
-    def _pow(self, base_t: T.Term, exp_t: T.Term, env: Env, ty: Ty) -> Value:
-        base = self.arith(base_t, env, ty)
-        exp_ty = self._synth(exp_t, env) or NAT
-        exponent = self.scalar(exp_t, env, exp_ty)
-        if ty.kind == "Matrix":
-            return Value(V.LMatPow(self.as_matrix(base), exponent), ty)
-        if exp_ty.kind in ("Nat", "Fin", "PNat"):
-            if ty.kind == "Fin":  # Fin n and ZMod n: the power is reduced modulo n
-                return Value(V.FinWrap(sp.Pow(base.expr, exponent), ty.args[0]), ty)
-            return Value(sp.Pow(base.expr, exponent), ty)
-        if exp_ty.kind == "Int":
-            if ty.kind == "ENNReal":
-                raise Untranslatable("power of ℝ≥0∞ with an integer exponent")
-            return Value(
-                V.LeanIte(
-                    sp.Ge(exponent, 0),
-                    sp.Pow(base.expr, exponent),
-                    V.LeanDiv(sp.Integer(1), sp.Pow(base.expr, -exponent)),
-                ),
-                ty,
-            )
-        if exp_ty.kind in ("Real", "Rat", "NNReal"):
-            if ty.kind in ("Complex", "ENNReal"):
-                raise Untranslatable(f"power of {ty} with a real exponent")
-            return Value(V.LeanRpow(base.expr, exponent), ty)
-        raise Untranslatable(f"power with exponent of type {exp_ty}")
-
-    def as_matrix(self, value: Value) -> sp.Basic:
-        if value.is_fn:
-            return self.materialize(value) if not isinstance(value.fn, ArrayFn) else (
-                value.fn.array if not value.fn.indices else V.Index(value.fn.array, *value.fn.indices)
-            )
-        return value.expr
-
-    # ---- relations and propositions ---------------------------------------------------------
-
-    def _relation(self, name: str, term: T.App, env: Env) -> sp.Basic:
-        if len(term.args) != 2:
-            raise Untranslatable(f"{name} with {len(term.args)} arguments")
-        lhs_t, rhs_t = term.args
-        if name in ("GT.gt", "GE.ge"):
-            lhs_t, rhs_t = rhs_t, lhs_t
-            name = "LT.lt" if name == "GT.gt" else "LE.le"
-        ty = self.relation_type(term, env)
-        if ty.kind == "Prop":
-            lhs, rhs = self.prop(lhs_t, env), self.prop(rhs_t, env)
-            return sp.Equivalent(lhs, rhs) if name == "Eq" else sp.Not(sp.Equivalent(lhs, rhs))
-        lhs = self.arith(lhs_t, env, ty)
-        rhs = self.arith(rhs_t, env, ty)
-        if all(not v.is_fn and v.ty is not None and v.ty.kind in ("Bool", "Prop")
-               for v in (lhs, rhs)):
-            # `b = true` between truth values (a Bool-valued definition, say)
-            if name not in ("Eq", "Ne"):
-                raise Untranslatable(f"order on {lhs.ty}")
-            a, b = (v.expr if is_logical(v.expr) else V.Holds(v.expr) for v in (lhs, rhs))
-            return sp.Equivalent(a, b) if name == "Eq" else sp.Not(sp.Equivalent(a, b))
-        if lhs.is_fn or rhs.is_fn or ty.kind in ("Matrix", "Fun"):
-            eq = self.equal_values(lhs, rhs)
-            if name == "Eq":
-                return eq
-            if name == "Ne":
-                return sp.Not(eq)
-            raise Untranslatable(f"order on {ty}")
-        a, b = lhs.expr, rhs.expr
-        if name == "Eq":
-            return sp.Eq(a, b)
-        if name == "Ne":
-            return sp.Ne(a, b)
-        if ty.kind == "Complex":
-            raise Untranslatable("order on ℂ")
-        if name == "LT.lt":
-            return sp.Lt(a, b)
-        return sp.Le(a, b)
-
-    def relation_type(self, term: T.App, env: Env) -> Ty:
-        """The type both sides of a relation are elaborated at (``binrel%``)."""
-        annotated = self.try_type(term.ty, env) if term.ty is not None else None
-        return annotated or self.tree_type(
-            self._leaves(term.args[0]) + self._leaves(term.args[1]), env, None)
-
-    def equal_values(self, lhs: Value, rhs: Value) -> sp.Basic:
-        if not lhs.is_fn and not rhs.is_fn:
-            return sp.Eq(lhs.expr, rhs.expr)
-        ty = lhs.ty if lhs.ty is not None and lhs.ty.is_array else rhs.ty
-        return V.ArrayEq(self.tabulated(lhs, ty), self.tabulated(rhs, ty))
-
-    def tabulated(self, value: Value, ty: Ty | None) -> sp.Basic:
-        if not value.is_fn:
-            return value.expr
-        if isinstance(value.fn, ArrayFn):
-            return self.as_matrix(value)
-        if ty is None or not ty.is_array:
-            raise Untranslatable("equality of functions with unknown domains")
-        lam = self.materialize(Value(fn=value.fn, ty=ty))
-        sizes = [self.domain_size(d) for d in ty.domains()]
-        return V.Tabulate(lam, sp.Tuple(*sizes))
-
-    def domain_size(self, ty: Ty) -> sp.Basic:
-        if ty.kind == "Fin":
-            return ty.args[0]
-        if ty.kind == "Nat":
-            return NAT_DOMAIN
-        raise Untranslatable(f"functions on {ty}")
-
-    def prop(self, term: T.Term, env: Env) -> sp.Basic:
-        """Translate a proposition to a sympy boolean."""
-        if isinstance(term, T.Pi):
-            return self._pi_prop(term, env)
-        value = self.elab(term, env, PROP)
-        if value.ty is not None and value.ty.kind not in ("Prop", "Bool"):
-            raise Untranslatable("a non-proposition in a proposition position", str(value.expr))
-        if value.is_fn:
-            raise Untranslatable("a predicate used as a proposition")
-        if not is_logical(value.expr):
-            return V.Holds(value.expr)  # a Bool/Prop variable or array entry read as data
-        return value.expr
-
-    def _pi_prop(self, term: T.Pi, env: Env) -> sp.Basic:
-        binders = list(term.binders)
-        body = term.body
-        if not binders:
-            return self.prop(body, env)
-        first, rest = binders[0], binders[1:]
-        remainder = T.Pi(tuple(rest), body) if rest else body
-        if first.type is not None and (is_prop_type(first.type) or first.name == "_"
-                                       and not is_type_term(first.type)):
-            return sp.Implies(self.prop(first.type, env), self.prop(remainder, env))
-        if first.type is None:
-            ty = self.infer_binder_type(first.name, remainder, env)
-        else:
-            ty = self.type_of(first.type, env)
-        # `∀ x ∈ s, p`: the next premise bounds x
-        bound = None
-        if isinstance(remainder, T.Pi) and remainder.binders:
-            premise = remainder.binders[0]
-            bound = bound_of(self, first.name, premise.type, env, ty)
-            if bound is not None:
-                lo, hi, cond = bound
-                inner_rest = remainder.binders[1:]
-                inner = T.Pi(tuple(inner_rest), remainder.body) if inner_rest else remainder.body
-                return self.fin_quant(V.FinAll, first.name, ty, lo, hi, cond, inner, env)
-        lo, hi = self.type_range(ty)
-        return self.fin_quant(V.FinAll, first.name, ty, lo, hi, None, remainder, env)
-
-    def fin_quant(self, cls, name, ty, lo, hi, cond, body_t, env) -> sp.Basic:
-        var = fresh(name, ty)
-        inner_env = env.extend(**{name: Value(var, ty)})
-        body = self.prop(body_t, inner_env)
-        if cond is not None:
-            c = cond(var)
-            body = sp.Implies(c, body) if cls is V.FinAll else sp.And(c, body)
-        return cls(sp.Lambda(var, body), lo, hi)
-
-    def type_range(self, ty: Ty) -> tuple[sp.Basic, sp.Basic]:
-        if ty.kind == "Fin":
-            return sp.Integer(0), ty.args[0]
-        if ty.kind == "Nat":
-            return sp.Integer(0), NAT_DOMAIN
-        raise Untranslatable(f"a quantifier over {ty}", "only ℕ and Fin n are finite here")
-

@@ -7,24 +7,33 @@ like read their arguments as terms, so they cannot sit in :data:`mirror.translat
 the way SymPy's printers keep one ``_print_X`` per node. Adding a constant is one decorated
 function here (and its test).
 
-``tr`` is the :class:`~mirror.translate.elaborator.Elaborator`; the forms call its public methods
-(``elab``, ``apply``, ``prop``, ``arith``, ``scalar``, ``coerce``, …).
+``tr`` is the :class:`~mirror.translate.elaborator.Elaborator`, seen through the protocol
+:class:`~mirror.translate.values.Elab` (so this module does not import the elaborator that
+imports it); the forms call its public methods (``elab``, ``apply``, ``prop``, ``arith``,
+``scalar``, ``coerce``, …).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
 import sympy as sp
 
 from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
-from mirror.translate.values import ArrayFn, Env, Known, Untranslatable, Value, fresh, is_logical, matrix_ty
-
-
-if TYPE_CHECKING:
-    from mirror.translate.elaborator import Elaborator as Elab
+from mirror.translate.finsets import bound_of, element_type, finset
+from mirror.translate.values import (
+    ArrayFn,
+    Elab,
+    Env,
+    Known,
+    UnknownType,
+    Untranslatable,
+    Value,
+    fresh,
+    matrix_ty,
+)
 
 Args = Sequence[T.Term]
 Form = Callable[["Elab", Args, Env, "Ty | None"], Value]
@@ -137,83 +146,35 @@ def _membership_mem(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Valu
     return Value(out, PROP)
 
 
-def finset(tr: Elab, s_t: T.Term, env: Env, elem_ty: Ty | None):
-    """A finset as ``(lo, hi, cond)``: the elements of ``[lo, hi)`` satisfying ``cond``."""
-    if isinstance(s_t, T.Const) and s_t.name == "Finset.univ":
-        if elem_ty is None:
-            raise Untranslatable("Finset.univ of an unknown type")
-        lo, hi = tr.type_range(elem_ty)
-        return lo, hi, None
-    if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Proj) and s_t.fn.field == "filter":
-        s_t = T.App(T.Const("Finset.filter"), (s_t.args[0], s_t.fn.expr))
-    if (isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const)
-            and s_t.fn.name.endswith(".filter") and s_t.fn.name != "Finset.filter"):
-        inner = T.Const(s_t.fn.name[: -len(".filter")])
-        s_t = T.App(T.Const("Finset.filter"), (s_t.args[0], inner))
-    if isinstance(s_t, T.App) and isinstance(s_t.fn, T.Const):
-        name, a = s_t.fn.name, s_t.args
-        nat = lambda t: tr.scalar(t, env, elem_ty if elem_ty is not None else NAT)  # noqa
-        if name == "Finset.range" and len(a) == 1:
-            return sp.Integer(0), nat(a[0]), None
-        if name == "Finset.Ico" and len(a) == 2:
-            return nat(a[0]), nat(a[1]), None
-        if name == "Finset.Icc" and len(a) == 2:
-            return nat(a[0]), nat(a[1]) + 1, None
-        if name == "Finset.Ioc" and len(a) == 2:
-            return nat(a[0]) + 1, nat(a[1]) + 1, None
-        if name == "Finset.Ioo" and len(a) == 2:
-            return nat(a[0]) + 1, nat(a[1]), None
-        if name == "Finset.Iio" and len(a) == 1:
-            return sp.Integer(0), nat(a[0]), None
-        if name == "Finset.Iic" and len(a) == 1:
-            return sp.Integer(0), nat(a[0]) + 1, None
-        if name == "Finset.filter" and len(a) == 2:
-            pred_t, inner = a
-            lo, hi, cond = finset(tr, inner, env, elem_ty)
-            pred = tr.elab(pred_t, env, None)
-
-            def both(x, pred=pred, cond=cond):
-                applied = tr.apply(pred, [(Known(x), Env())], PROP)
-                c = applied.expr
-                if not is_logical(c):
-                    c = V.Holds(c)
-                return c if cond is None else sp.And(cond(x), c)
-
-            return lo, hi, both
-    raise Untranslatable("finset", f"{s_t} (supported: range, Ico, Icc, Ioc, Ioo, Iio, Iic, "
-                                   "univ, filter)")
-
-
-def bound_of(tr: Elab, name: str, premise: T.Term | None, env: Env, ty: Ty):
-    """``x ∈ s`` / ``x < n`` / ``x ≤ n`` as ``(lo, hi, cond)`` for a quantified ``x``."""
-    if not (isinstance(premise, T.App) and isinstance(premise.fn, T.Const)):
-        return None
-    pname = premise.fn.name
-    if pname == "Membership.mem" and len(premise.args) == 2 and premise.args[1] == T.Var(name):
-        return finset(tr, premise.args[0], env, ty)
-    if pname in ("LT.lt", "LE.le") and premise.args[0] == T.Var(name):
-        hi = tr.scalar(premise.args[1], env, NAT)
-        return sp.Integer(0), (hi if pname == "LT.lt" else hi + 1), None
-    return None
+def _index_type(tr: Elab, s_t: T.Term, f_t: T.Term, env: Env) -> Ty:
+    """The type of a big operator's index: written on its binder, else fixed by the finset
+    (``range n``: ℕ), else by its use in the body (``softmax x i``: ``Fin n``)."""
+    if isinstance(f_t, T.Lam) and f_t.binders:
+        binder = f_t.binders[0]
+        if binder.type is not None:
+            return tr.type_of(binder.type, env)
+        try:
+            return element_type(tr, s_t, env) or tr.infer_binder_type(binder.name, f_t.body,
+                                                                      env)
+        except UnknownType:
+            if not isinstance(s_t, T.Const):
+                finset(tr, s_t, env, NAT)  # an unsupported finset: its own reason first
+            raise
+    fval = tr.elab(f_t, env, None)
+    if fval.ty is not None and fval.ty.is_array:
+        return fval.ty.domains()[0]
+    found = element_type(tr, s_t, env)
+    if found is None:
+        raise UnknownType("the index of a big operator", "neither the finset nor the "
+                          "function fixes it")
+    return found
 
 
 def _big_operator(tr: Elab, args, env, expected, kind: str) -> Value:
     if len(args) != 2:
         raise Untranslatable(f"Finset.{kind} with {len(args)} arguments")
     s_t, f_t = args
-    elem_ty = None
-    if isinstance(f_t, T.Lam) and f_t.binders:
-        binder = f_t.binders[0]
-        if binder.type is not None:
-            elem_ty = tr.type_of(binder.type, env)
-        else:
-            elem_ty = tr.infer_binder_type(binder.name, f_t.body, env)
-    else:
-        fval = tr.elab(f_t, env, None)
-        if fval.ty is not None and fval.ty.is_array:
-            elem_ty = fval.ty.domains()[0]
-    if elem_ty is None:
-        elem_ty = NAT
+    elem_ty = _index_type(tr, s_t, f_t, env)
     lo, hi, cond = finset(tr, s_t, env, elem_ty)
     var = fresh("j", elem_ty)
     fval = tr.elab(f_t, env, None)
@@ -318,6 +279,9 @@ def _norm_norm(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
         if ty is None or ty.kind != "Fun" or ty.args[1].is_array:
             raise Untranslatable("‖·‖ of a matrix or nested function",
                                  "Mathlib has no default norm instance there")
+        if ty.args[0].kind != "Fin":
+            raise Untranslatable(f"‖·‖ of a function on {ty.args[0]}",
+                                 "the sup norm needs a finite domain (Fin n)")
         var = fresh("i", ty.args[0])
         entry = tr.apply(value, [(Known(var, ty.args[0]), Env())], None)
         return Value(V.SupNorm(sp.Lambda(var, sp.Abs(entry.expr)),

@@ -1,15 +1,30 @@
 """Types of untyped binders, as Lean's elaborator would find them.
 
-A mixin of :class:`mirror.translate.elaborator.Elaborator`: an untyped binder takes the index type of
-the first function it is an argument of, else the type ``binop%``/``binrel%`` unification
-gives it among the leaves of arithmetic and relations, else ℕ (the numerals' default).
+A mixin of :class:`mirror.translate.elaborator.Elaborator`. An untyped binder takes the index
+type of the first function it is an argument of (an array's index type, a project
+definition's parameter type with the implicit parameters solved from the arguments before
+it: ``softmax x i`` with ``x : Fin n → ℝ`` makes ``i : Fin n``), else the type
+``binop%``/``binrel%`` unification gives it among the leaves of arithmetic and relations,
+else ℕ when its only company there is numerals (Lean's default instance for numerals).
+Otherwise nothing is guessed: :class:`~mirror.translate.values.UnknownType`.
 """
 
 from __future__ import annotations
 
 from bridge import term as T
-from mirror.translate.types import NAT, REAL, Ty, fun, numeric_max
-from mirror.translate.values import ARITH, RELATIONS, DefFn, Env, Untranslatable, Value, is_type_term
+from mirror.translate.binder_types import among_numerals
+from mirror.translate.types import NAT, Ty, numeric_max
+from mirror.translate.values import (
+    ARITH,
+    RELATIONS,
+    DefFn,
+    Env,
+    UnknownType,
+    Untranslatable,
+    Value,
+    is_named,
+    is_type_term,
+)
 
 
 class Inference:
@@ -39,10 +54,17 @@ class Inference:
                     continue  # a probe: special forms applied to too few arguments
                 ty = value.ty
                 if ty is None and value.is_fn:
-                    ty = self._fn_value_type(value)
+                    domain = self._next_domain(value)
+                    if domain is not None:
+                        return domain
                 if ty is not None and ty.is_array:
                     return ty.domains()[0]
-        return self._unified_type(name, body, env) or NAT
+        found = self._unified_type(name, body, env)
+        if found is not None:
+            return found
+        if among_numerals(name, body):
+            return NAT
+        raise UnknownType(name, "no use of it in the statement fixes one")
 
     def _unified_type(self, name: str, body: T.Term, env: Env) -> Ty | None:
         """The type Lean's ``binop%``/``binrel%`` elaboration gives an untyped binder that is a
@@ -82,14 +104,26 @@ class Inference:
             return ty.apply(count) if ty.is_array and ty.arity() >= count else None
         return ty
 
-    def _fn_value_type(self, value: Value) -> Ty | None:
-        """The type of a partly applied definition, from its parameters and result type."""
+    def _next_domain(self, value: Value) -> Ty | None:
+        """The type of the next argument of a function value: a partly applied definition's
+        next parameter (its implicit parameters solved from the arguments given so far), or a
+        lambda's first binder."""
         fnv = value.fn
         if isinstance(fnv, DefFn):
-            params = self._explicit_params(fnv.decl)
-            remaining = params[len(fnv.args):]
-            if remaining and is_type_term(remaining[0].type):
-                dom = self.try_type(remaining[0].type, Env())
-                if dom is not None:
-                    return fun(dom, REAL)
-        return self._infer_fn_type(value)
+            return self._next_param_type(fnv)
+        ty = self._infer_fn_type(value)
+        return ty.domains()[0] if ty is not None and ty.is_array else None
+
+    def _next_param_type(self, fnv: DefFn) -> Ty | None:
+        params = self._explicit_params(fnv.decl)
+        named = [(a, e) for a, e in fnv.args if is_named(a)]
+        given = [(a, e) for a, e in fnv.args if not is_named(a)]
+        if len(given) >= len(params) or not is_type_term(params[len(given)].type):
+            return None
+        def_env = Env()
+        try:
+            self._bind_named(fnv.decl, named, def_env)
+            self._bind_params(fnv.decl, params[: len(given)], given, def_env)
+        except Untranslatable:
+            return None
+        return self.try_type(params[len(given)].type, def_env)

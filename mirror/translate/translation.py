@@ -88,11 +88,13 @@ class Translator(Unfolding, Elaborator):
         variables: list[Variable] = []
         hyps: list[tuple[str, sp.Basic]] = []
         hyp_terms: list[tuple[str, T.Term]] = []
+        hyp_envs: list[Env] = []
         binders = list(decl.binders)
         body = decl.type
         while isinstance(body, T.Pi):
             binders.extend(body.binders)
             body = body.body
+        names = _unshadowed(binders)
         for index, binder in enumerate(binders):
             if binder.info == "instImplicit":
                 continue
@@ -101,21 +103,23 @@ class Translator(Unfolding, Elaborator):
                 label = binder.name if binder.name != "_" else f"h{index}"
                 hyps.append((label, self.prop(binder.type, env)))
                 hyp_terms.append((label, binder.type))
+                hyp_envs.append(Env(env))  # the binders in scope here (a later one may shadow)
                 continue
             if binder.type is None:
                 raise Untranslatable(f"binder {binder.name}", "its type is not written")
             ty = self.type_of(binder.type, env)
             if ty.kind in ("Sort", "TyVar", "Unknown"):
                 raise Untranslatable(f"binder {binder.name} : {ty}", "type parameters are not drawn")
-            symbol = sp.Symbol(binder.name, **assumptions(ty))
+            # a shadowed binder keeps its own symbol, under the name Lean shows it by (`x✝`)
+            symbol = sp.Symbol(names[index], **assumptions(ty))
             env[binder.name] = Value.of(symbol, ty)
             variables.append(
-                Variable(binder.name, ty, symbol, implicit=binder.info != "default")
+                Variable(names[index], ty, symbol, implicit=binder.info != "default")
             )
         conclusion = self.prop(body, env)
         definitions: list[Definition] = []
-        for label, hyp_term in hyp_terms:
-            found = self._definition(label, hyp_term, env, variables, definitions)
+        for (label, hyp_term), hyp_env in zip(hyp_terms, hyp_envs):
+            found = self._definition(label, hyp_term, hyp_env, variables, definitions)
             if found is not None:
                 definitions.append(found)
         return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound),
@@ -132,7 +136,10 @@ class Translator(Unfolding, Elaborator):
         if not (isinstance(hyp, T.App) and isinstance(hyp.fn, T.Const) and hyp.fn.name == "Eq"
                 and len(hyp.args) == 2):
             return None
-        by_name = {v.name: v for v in variables}
+        # the variables the hypothesis's names denote in its scope (`env`)
+        by_symbol = {v.symbol: v for v in variables}
+        by_name = {name: by_symbol[value.expr] for name, value in env.items()
+                   if isinstance(value, Value) and not value.is_fn and value.expr in by_symbol}
         position = {v.name: i for i, v in enumerate(variables)}
         dimensions = set()
         for var in variables:
@@ -143,12 +150,11 @@ class Translator(Unfolding, Elaborator):
         used = set().union(*(d.expr.free_symbols for d in earlier)) if earlier else set()
         sides = [(t, o) for t, o in (hyp.args, hyp.args[::-1])
                  if isinstance(t, (T.Var, T.Const)) and t.name in by_name]
-        sides.sort(key=lambda pair: -position[pair[0].name])
+        sides.sort(key=lambda pair: -position[by_name[pair[0].name].name])
         for target_t, other_t in sides:
             var = by_name[target_t.name]
             if (var.implicit or var.ty.is_array or not (var.ty.is_numeric or var.ty.kind == "Fin")
-                    or var.name in dimensions or var.name in taken or var.symbol in used
-                    or env.get(var.name) is None or env[var.name].expr is not var.symbol):
+                    or var.name in dimensions or var.name in taken or var.symbol in used):
                 continue
             try:
                 ty = self.relation_type(hyp, env)
@@ -208,6 +214,23 @@ class Translator(Unfolding, Elaborator):
             self.unfold_bound = saved
         conclusion = self.equal_values(impl, spec)
         return Statement(f"{decl.name}.conformance", variables, [], conclusion, set(self.used_bound))
+
+
+def _unshadowed(binders: list[T.Binder]) -> list[str]:
+    """Each binder's variable name: its own, except for a binder a later one of the same name
+    shadows, which is named as Lean shows it (``x✝``, then ``x✝¹``, … further out)."""
+    later: dict[str, int] = {}
+    names: list[str] = [""] * len(binders)
+    for index in range(len(binders) - 1, -1, -1):
+        name = binders[index].name
+        seen = later.get(name, 0)
+        names[index] = name if seen == 0 or name == "_" else f"{name}✝{_superscript(seen - 1)}"
+        later[name] = seen + 1
+    return names
+
+
+def _superscript(n: int) -> str:
+    return "" if n == 0 else str(n).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 __all__ = [

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import sympy as sp
 
@@ -32,12 +32,20 @@ from mirror.translate.types import (
 class Untranslatable(LeanMirrorError, NotImplementedError):
     """A construct the translator does not handle. ``construct`` names it."""
 
-    def __init__(self, construct: str, detail: str = "") -> None:
+    def __init__(self, construct: str, detail: str = "", verb: str = "translate") -> None:
         self.construct = construct
-        message = f"cannot translate {construct}"
+        message = f"cannot {verb} {construct}"
         if detail:
             message += f": {detail}"
         super().__init__(message)
+
+
+class UnknownType(Untranslatable):
+    """A binder or numeral whose Lean type no use of it fixes: nothing is guessed."""
+
+    def __init__(self, name: str, detail: str = "") -> None:
+        super().__init__(f"the type of {name}", detail, verb="infer")
+        self.name = name
 
 
 class UnknownConstant(Untranslatable):
@@ -60,8 +68,9 @@ class Unbound(Untranslatable):
         self.name = name
 
 
-#: The symbol standing for the length of the sampled prefix of an ``ℕ → α`` array.
-NAT_DOMAIN = sp.Symbol("NATDOM", integer=True, positive=True)
+#: The symbol standing for the length of the sampled prefix of an ``ℕ → α`` array: a
+#: ``Dummy``, equal only to itself, so no binder (``NATDOM : ℕ+``) can become it.
+NAT_DOMAIN = sp.Dummy("NATDOM", integer=True, positive=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -242,6 +251,29 @@ class Statement:
     definitions: list[Definition] = field(default_factory=list)
 
 
+class Elab(Protocol):
+    """What the special forms (:mod:`mirror.translate.forms`) and finite sets
+    (:mod:`mirror.translate.finsets`) call on the elaborator: the methods of
+    :class:`mirror.translate.elaborator.Elaborator` they use, named here so that those modules
+    do not import the elaborator (which imports them)."""
+
+    def elab(self, term: T.Term, env: Env, expected: Ty | None) -> Value: ...
+    def scalar(self, term: T.Term, env: Env, expected: Ty | None) -> sp.Basic: ...
+    def apply(self, head: Value, args: list, expected: Ty | None) -> Value: ...
+    def prop(self, term: T.Term, env: Env) -> sp.Basic: ...
+    def arith(self, term: T.Term, env: Env, ty: Ty) -> Value: ...
+    def coerce(self, value: Value, target: Ty) -> Value: ...
+    def tree_type(self, terms: list, env: Env, expected: Ty | None) -> Ty: ...
+    def tabulated(self, value: Value, ty: Ty | None) -> sp.Basic: ...
+    def as_matrix(self, value: Value) -> sp.Basic: ...
+    def domain_size(self, ty: Ty) -> sp.Basic: ...
+    def type_of(self, term: T.Term, env: Env) -> Ty: ...
+    def type_range(self, ty: Ty) -> tuple: ...
+    def infer_binder_type(self, name: str, body: T.Term, env: Env) -> Ty: ...
+    def fin_quant(self, cls: type, name: str, ty: Ty, lo: sp.Basic, hi: sp.Basic, cond: Any,
+                  body_t: T.Term, env: Env) -> sp.Basic: ...
+
+
 # --------------------------------------------------------------------------------------------
 # Tables
 
@@ -332,8 +364,29 @@ def zmod(n: sp.Basic) -> Ty:
     return INT if n == 0 else fin(n)
 
 
+#: Arguments an arithmetic operation takes (the others are binary); more are an application
+#: of its value (``(1 - A) i j`` reads an entry of the matrix ``1 - A``).
+ARITY = {"neg": 1, "inv": 1}
+
+
+def arity(name: str) -> int:
+    """How many arguments the arithmetic operation ``name`` (a key of :data:`ARITH`) takes."""
+    return ARITY.get(ARITH[name], 2)
+
+
 def is_arith(term: T.Term) -> bool:
-    return isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH
+    """An arithmetic operation on its own arguments (not its value applied further)."""
+    return (isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH
+            and len(term.args) <= arity(term.fn.name))
+
+
+def over_applied(term: T.Term) -> tuple[T.Term, tuple] | None:
+    """``(op a b, (i, j, …))`` for an arithmetic value applied to arguments, else ``None``."""
+    if (isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH
+            and len(term.args) > arity(term.fn.name)):
+        k = arity(term.fn.name)
+        return T.App(term.fn, term.args[:k]), term.args[k:]
+    return None
 
 
 def matrix_ty(ty: Ty | None) -> Ty:
@@ -343,6 +396,12 @@ def matrix_ty(ty: Ty | None) -> Ty:
     if ty is not None and ty.kind == "Fun" and ty.args[1].kind == "Fun":
         return Ty("Matrix", (ty.args[0], ty.args[1].args[0], ty.args[1].args[1]))
     raise Untranslatable("a matrix operation on a value that is not a matrix", str(ty))
+
+
+def is_named(term: T.Term) -> bool:
+    """A named argument ``(x := e)`` of an application."""
+    return (isinstance(term, T.App) and isinstance(term.fn, T.Const)
+            and term.fn.name == T.NAMED_ARGUMENT and len(term.args) == 2)
 
 
 def is_type_term(term: T.Term | None) -> bool:

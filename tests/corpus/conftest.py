@@ -11,6 +11,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 MATHLIB = REPO / "tests" / "fixtures" / "mathlib"
+#: The Mathlib oracle's Lake projects: the files tuned on, then one project per later round.
+MATHLIB_PROJECTS = [MATHLIB] + sorted(p for p in MATHLIB.glob("round-*") if (p / "lakefile.toml").is_file())
+#: The proved competition statements (Compfiles).
+COMPETITION = REPO / "tests" / "fixtures" / "competition"
 
 
 def load_tool(name: str) -> ModuleType:

@@ -84,3 +84,54 @@ def test_the_page_has_the_figures_the_notation_and_the_blockers(coverage_tool):
     assert "**demo** (1 diagnostics, 1 of 4 theorem statements unparsed)" in notation
     assert "broken" not in notation  # a failed run has no parse figures
     assert "owner/demo @ abc" in page and "elsewhere: not found here" in page
+
+
+def _project(root, sources: str | None):
+    root.mkdir(parents=True)
+    (root / "lakefile.toml").write_text('name = "p"\n')
+    if sources is not None:
+        (root / "sources.toml").write_text(sources)
+    return root
+
+
+def test_rounds_come_from_sources_toml_per_file_or_for_the_whole_directory(coverage_tool, tmp_path):
+    assert coverage_tool.rounds(_project(tmp_path / "bare", None)) == {"tuned": None}
+    whole = _project(tmp_path / "whole", 'round = "2026-12-01"\ncommit = "abc"\n')
+    assert coverage_tool.rounds(whole) == {"2026-12-01": None}
+    mixed = _project(tmp_path / "mixed", '[[file]]\npath = "A/B.lean"\nround = "tuned"\n\n'
+                                         '[[file]]\npath = "A/C.lean"\nround = "2026-12-01"\n')
+    assert coverage_tool.rounds(mixed) == {"tuned": {"A.B"}, "2026-12-01": {"A.C"}}
+    broken = _project(tmp_path / "broken", '[[file]]\npath = "A/B.lean"\n')
+    with pytest.raises(ValueError, match="needs 'path' and 'round'"):
+        coverage_tool.rounds(broken)
+
+
+def test_a_first_look_is_tallied_by_module_and_rendered_apart(coverage_tool, tmp_path):
+    from types import SimpleNamespace
+
+    rows = [StatementResult("A.B.x", "A.B", "theorem", "unchecked", "tested"),
+            StatementResult("A.C.y", "A.C", "theorem", "unchecked", "refuted"),
+            StatementResult("A.C.z", "A.C", "theorem", "unchecked", "tested")]
+    run_result = SimpleNamespace(results=rows, mirrors=[],
+                                 diagnostics=[Diagnostic("A/C.lean", 1, 1, "cannot parse the statement "
+                                                         "of A.C.w: unexpected sym '≃'")])
+    mixed = _project(tmp_path / "mixed", '[[file]]\npath = "A/B.lean"\nround = "tuned"\n\n'
+                                         '[[file]]\npath = "A/C.lean"\nround = "2026-12-01"\n')
+    tuned, first = coverage_tool.split_by_round("demo", mixed, run_result)
+    assert (tuned.project, tuned.theorems, tuned.refuted, tuned.first_look) == ("demo (tuned)", 1, 0, None)
+    assert (first.project, first.theorems, first.refuted, first.first_look) == (
+        "demo (first look 2026-12-01)", 2, 1, "2026-12-01")
+    assert not tuned.notation and first.notation == {"≃": 1}
+    page = coverage_tool.render([tuned, first], [], "python tools/coverage.py")
+    main, section = page.split("## First look: files first measured on 2026-12-01", 1)
+    assert "| demo (tuned) | 1 |" in main and "first look" not in main
+    assert "| demo (first look 2026-12-01) | 2 |" in section.split("## Unknown notation")[0]
+    assert "refuted: A.C.y" in section
+
+
+def test_the_extreme_plan_is_a_forced_copy(coverage_tool):
+    plan = {"settings": {"real_bound": 5.0, "nat_max": 6}, "variables": []}
+    forced = coverage_tool.extreme_plan(plan)
+    assert plan == {"settings": {"real_bound": 5.0, "nat_max": 6}, "variables": []}
+    assert forced["settings"]["real_bound"] == 1e300 and forced["settings"]["nat_max"] == 6
+    assert {0.0, 5e-324, 1e-300, 1e300} <= set(forced["settings"]["extremes"])

@@ -8,6 +8,7 @@ rise, there.
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from bridge.scanner import scan_project
 from mirror.product.pipeline import CheckSettings, run
 
-from tests.corpus.conftest import MATHLIB
+from tests.corpus.conftest import MATHLIB, MATHLIB_PROJECTS
 
 #: Small budgets: the whole vendored corpus stays well under a minute.
 SETTINGS = CheckSettings(max_examples=10, sweep=32)
@@ -31,15 +32,26 @@ def figures(mathlib_run, coverage_tool):
     return coverage_tool.tally("fixtures/mathlib", mathlib_run)
 
 
-def test_the_fixture_is_a_dozen_elementary_mathlib_files():
-    files = sorted(MATHLIB.rglob("*.lean"))
+def _sources(project) -> dict[str, str]:
+    with (project / "sources.toml").open("rb") as handle:
+        data = tomllib.load(handle)
+    return {entry["path"]: entry.get("commit", data.get("commit")) for entry in data["file"]}
+
+
+@pytest.mark.parametrize("project", MATHLIB_PROJECTS, ids=lambda p: p.name)
+def test_every_vendored_mathlib_file_keeps_its_license_and_names_its_commit(project):
+    files = sorted((project / "Mathlib").rglob("*.lean"))
     assert len(files) >= 10
     for file in files:
         head = file.read_text(encoding="utf-8")[:400]
         assert "Released under Apache 2.0 license" in head, file
-    sources = (MATHLIB / "README.md").read_text(encoding="utf-8")
-    for file in files:
-        assert str(file.relative_to(MATHLIB)) in sources, f"{file} has no recorded source commit"
+    sources = _sources(project)
+    assert sorted(sources) == sorted(str(f.relative_to(project)) for f in files)
+    assert all(len(commit) == 40 for commit in sources.values()), sources
+
+
+def test_the_oracle_has_forty_files_or_more():
+    assert sum(len(_sources(project)) for project in MATHLIB_PROJECTS) >= 40
 
 
 def test_one_row_per_theorem(mathlib_run):

@@ -11,10 +11,15 @@ agree with the reproducible path to stated tolerances:
 - readouts: ``|O - O_exact| <= 1e-13 (|W_exact| |V|)_i``, the scale of row ``i``'s sum.
 
 Sizes go past one row block (``n = 300`` and ``600`` are two and six blocks).
+
+Both paths are also held to an independent reference, the spec's formulas evaluated entry by
+entry in 40-digit mpmath (``_reference_operator``), so that a bug the two paths share (they
+share the gate blend, the clamp and the normaliser) does not pass as agreement.
 """
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -402,3 +407,48 @@ def test_the_two_step_softmax_corner_over_many_blocks_matches_the_reproducible_p
     assert not bits(np.triu(plane, 1)).any() and plane[0, 0] == 1.0
     for form in (plane, w):
         _assert_readouts_agree(readout(form, v), reference, exact, v)
+
+
+# ------------------------------------------------------------ an independent reference
+
+
+def _reference_operator(q, k, u, theta, switches: Switches) -> np.ndarray:
+    """The spec's formulas (``/work/shared/spec/resolvent-operator.txt``, "Object"), entry by
+    entry in 40-digit mpmath: no code shared with either path of the module.
+
+    ``m_k = clamp(lerp(1, u_k, g), 0, 1)``, ``a_k = m_k e^{i g θ_k}``, ``G_ij = Π_{k=j+1}^{i} a_k``,
+    ``R_ij = |G_ij|``, ``Z_i = Σ_{j≤i} R_ij e^{qk s_ij}``, ``W_ij = G_ij e^{qk s_ij} / Z_i^β``.
+    """
+    beta, qk, g = (mpmath.mpf(float(x)) for x in (switches.beta, switches.qk, switches.g))
+    n, d = q.shape
+    with mpmath.workdps(40):
+        m = [min(max(1 + g * (mpmath.mpf(float(x)) - 1), 0), 1) for x in u]
+        a = [m_k * mpmath.expj(g * mpmath.mpf(float(t))) for m_k, t in zip(m, theta)]
+        root = mpmath.sqrt(d)
+        w = np.zeros((n, n), dtype=complex)
+        path = []  # G_{i,j} for j < i, built from G_{i-1,j} · a_i
+        modulus = []
+        for i in range(n):
+            path = [p * a[i] for p in path] + [mpmath.mpc(1)]
+            modulus = [r * m[i] for r in modulus] + [mpmath.mpf(1)]
+            kernel = [mpmath.exp(qk * mpmath.fsum(mpmath.mpf(float(x)) * mpmath.mpf(float(y))
+                                                  for x, y in zip(q[i], k[j])) / root)
+                      for j in range(i + 1)]
+            z = mpmath.fsum(r * e for r, e in zip(modulus, kernel))
+            norm = mpmath.exp(-beta * mpmath.log(z))
+            for j in range(i + 1):
+                w[i, j] = complex(path[j] * kernel[j] * norm)
+    return w
+
+
+@pytest.mark.parametrize("n, d, switches", [(24, 4, s) for s in SETTINGS]
+                         + [(300, 3, Switches(0.5, 1.3, 0.7))], ids=str)  # 300: two row blocks
+def test_both_paths_agree_with_the_spec_computed_in_high_precision(n, d, switches):
+    """Each path against the spec's formulas, not only against its twin: a bug shared by the
+    two paths (a blend, a clamp, a normaliser exponent) shows here."""
+    q, k, u, theta = inputs(7 * n + d, n, d)
+    reference = _reference_operator(q, k, u, theta, switches)
+    for exact in (False, True):
+        w = operator(q, k, u, theta, switches, exact_order=exact)
+        gap = np.abs(w - reference)
+        assert np.all(gap <= 1e-12 * np.maximum(1.0, np.abs(reference))), (exact, gap.max())

@@ -8,6 +8,7 @@ planner and the printer then disagreed and the check crashed), and an equation h
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -117,7 +118,10 @@ def test_the_property_recomputes_defined_variables():
         rt, **{params["a"]: np.array([0.0, 2.0, -8.0]), params["b"]: np.array([0.0, 0.5, 1 / 3]),
                params["c"]: np.array([7.0, 7.0, 7.0])})
     assert hyp.exact.all()
-    assert rt.defined["c"][0] == 1.0  # Real.zero_rpow … 0 ^ 0 = 1
+    # by hand, not through the runtime: 0 ^ 0 = 1 (Real.rpow_zero), 2 ^ (1/2) = √2 and
+    # (-8) ^ (1/3) = 8 ^ (1/3) · cos (π/3) = 1 (Real.rpow_def_of_neg)
+    np.testing.assert_allclose(rt.defined["c"], [1.0, 2 ** 0.5, 1.0], rtol=1e-15, atol=1e-15)
+    assert rt.defined["c"][0] == 1.0
 
 
 @pytest.mark.parametrize("statement, binders, kept", [
@@ -162,3 +166,18 @@ def test_a_power_definition_is_drawn_with_lean_rpow():
     batch = sample_batch(plan, np.random.default_rng(3), 256)
     expected = NumpyRuntime(256, 4).rpow(batch["a"], batch["b"])
     np.testing.assert_array_equal(batch["c"], expected)
+    # and the value itself, against Mathlib's definition computed independently of the runtime
+    assert (batch["a"] < 0).any() and (batch["a"] == 0).any()  # the draws reach both junk branches
+    for a, b, c in zip(batch["a"], batch["b"], batch["c"]):
+        want = _lean_rpow(float(a), float(b))
+        assert abs(c - want) <= 1e-13 * max(1.0, abs(want)), (a, b, c, want)
+
+
+def _lean_rpow(x: float, y: float) -> float:
+    """``Real.rpow x y = ((x : ℂ) ^ (y : ℂ)).re`` (Mathlib, ``Real.rpow_def``) in 40-digit mpmath,
+    with ``Complex.cpow``'s cases: ``0 ^ 0 = 1``, ``0 ^ y = 0`` for ``y ≠ 0``, otherwise
+    ``exp (log x · y)`` with the principal ``log`` (``log x = log |x| + iπ`` for ``x < 0``)."""
+    if x == 0.0:
+        return 1.0 if y == 0.0 else 0.0
+    with mpmath.workdps(40):
+        return float(mpmath.re(mpmath.exp(mpmath.log(mpmath.mpc(x)) * mpmath.mpf(y))))

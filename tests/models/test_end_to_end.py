@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
+import transformers
 
 from mirror.bundled.models.compose import forward
 from mirror.bundled.models.spec import load_model_spec
-
-torch = pytest.importorskip("torch", reason="end-to-end model checks need torch")
-transformers = pytest.importorskip("transformers", reason="end-to-end model checks need transformers")
 
 _TOKENS = np.array([3, 17, 5, 0, 88, 41, 41, 7, 99, 12, 64, 2, 30, 5, 71, 9, 23, 50, 1, 77])
 

@@ -1,9 +1,11 @@
-"""Op Spec kernels among themselves, in float64 (1e-10..1e-12) and float32."""
+"""Op Spec kernels among themselves, in float64 (1e-10..1e-12), and their float32 paths against
+references that share no code with the kernels (loops from the definition, torch)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,10 +90,27 @@ def test_gdn_state_matches_the_definition() -> None:
     assert np.allclose(o[5], s @ q[5], rtol=0, atol=1e-14)
 
 
+def _gdn_by_definition(alpha, beta, q, k, v) -> np.ndarray:
+    """``o_t = S_t q_t`` with ``S_t = α_t S_{t-1} (I − β_t k_t k_tᵀ) + β_t v_t k_tᵀ``, ``S_0 = 0``,
+    written out per batch row and step in float64 (shares no code with ``ops``)."""
+    *batch, steps, dk = q.shape
+    out = np.zeros(tuple(batch) + (steps, v.shape[-1]))
+    for index in np.ndindex(*batch):
+        s = np.zeros((v.shape[-1], dk))
+        for t in range(steps):
+            kt, at, bt = k[index][t], alpha[index][t], beta[index][t]
+            s = at * s @ (np.eye(dk) - bt * np.outer(kt, kt)) + bt * np.outer(v[index][t], kt)
+            out[index][t] = s @ q[index][t]
+    return out
+
+
 def test_gdn_float32_path() -> None:
+    """Both float32 paths against the recurrence written out in float64 (not against the
+    project's own float64 path, which could share a bug with them)."""
     rng = _rng(5)
     alpha, beta, q, k, v = _gdn_inputs(rng, (2,), 40, 8, 8)
-    ref = ops.gated_delta_rule(alpha, beta, q, k, v)
+    ref = _gdn_by_definition(alpha, beta, q, k, v)
+    assert np.abs(ops.gated_delta_rule(alpha, beta, q, k, v) - ref).max() <= 1e-12 * np.abs(ref).max()
     o32 = ops.chunk_gated_delta_rule(alpha, beta, q, k, v, 16, dtype=np.float32)
     r32 = ops.gated_delta_rule(alpha, beta, q, k, v, dtype=np.float32)
     assert o32.dtype == np.float32 and r32.dtype == np.float32
@@ -190,7 +209,7 @@ def test_attention_float32() -> None:
     rng = _rng(12)
     q, k, v = _qkv(rng, 8, 8, 2, 2, 16)
     pos = np.arange(8)
-    ref = ops.causal_gqa(0.25, pos, q, k, v)
+    ref = _attention_by_loops(0.25, pos, q, k, v, lambda l, p: l <= p)  # not the float64 path
     got = ops.causal_gqa(0.25, pos, q, k, v, dtype=np.float32)
     assert got.dtype == np.float32
     assert np.allclose(got, ref, rtol=1e-5, atol=1e-5)
@@ -242,7 +261,10 @@ def test_rmsnorm_float32() -> None:
     w = rng.normal(size=32)
     got = ops.rmsnorm(1e-6, x, w, dtype=np.float32)
     assert got.dtype == np.float32
-    assert np.allclose(got, ops.rmsnorm(1e-6, x, w), rtol=1e-5, atol=1e-6)
+    # torch's rms_norm in float64 is the reference, not the project's own float64 path
+    want = torch.nn.functional.rms_norm(torch.from_numpy(x), (32,), torch.from_numpy(w), 1e-6)
+    assert np.allclose(got, want.numpy(), rtol=1e-5, atol=1e-6)
+    assert np.allclose(ops.rmsnorm(1e-6, x, w), want.numpy(), rtol=1e-13, atol=1e-14)
 
 
 # --- rope --------------------------------------------------------------------------------------

@@ -176,7 +176,7 @@ def test_vectorized_binding_is_called_once_per_batch(tmp_path):
 
 
 def test_a_torch_tensor_result_is_accepted(tmp_path):
-    torch = pytest.importorskip("torch")
+    import torch
     ops = OPS + "\n\ndef scale_torch(c, v):\n    import torch\n" \
         "    return torch.as_tensor(v, dtype=torch.float64) * c\n"
     project = make_project(tmp_path / "p", """\

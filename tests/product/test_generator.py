@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import shutil
+import types
 
 import pytest
 
@@ -13,6 +14,7 @@ from bridge.errors import InvalidArgument
 from mirror.product.generator import (
     GENERATED_MARK,
     GeneratedFileConflict,
+    mirror_tests,
     render_modules,
     sync_files,
 )
@@ -64,7 +66,8 @@ def test_output_is_deterministic_and_marked():
     first = render_modules(_mirrors())
     second = render_modules(list(reversed(_mirrors())))
     assert first == second
-    assert sorted(first) == ["mirror_ops.py", "mirror_res.py", "test_mirror_ops.py", "test_mirror_res.py"]
+    assert sorted(first) == ["leanmirror_mirror_ops.py", "leanmirror_mirror_res.py",
+                             "test_leanmirror_mirror_ops.py", "test_leanmirror_mirror_res.py"]
     for name, text in first.items():
         head = text.split("\n", 1)[0]
         assert head.startswith(GENERATED_MARK) and "(statement lock " in head and "do not edit" in head
@@ -87,9 +90,9 @@ def _segments(text: str) -> dict[str, str]:
 def test_statement_edit_changes_only_that_block_and_module_header():
     before = render_modules(_mirrors())
     after = render_modules(_mirrors(bound_b=1))
-    assert before["mirror_res.py"] == after["mirror_res.py"]
-    assert before["test_mirror_res.py"] == after["test_mirror_res.py"]
-    for name in ("mirror_ops.py", "test_mirror_ops.py"):
+    assert before["leanmirror_mirror_res.py"] == after["leanmirror_mirror_res.py"]
+    assert before["test_leanmirror_mirror_res.py"] == after["test_leanmirror_mirror_res.py"]
+    for name in ("leanmirror_mirror_ops.py", "test_leanmirror_mirror_ops.py"):
         old, new = _segments(before[name]), _segments(after[name])
         assert old.keys() == new.keys()
         changed = {key for key in old if old[key] != new[key]}
@@ -99,31 +102,41 @@ def test_statement_edit_changes_only_that_block_and_module_header():
         assert old_head[0] != new_head[0]
 
 
-def test_hostile_statement_text_stays_in_the_docstring():
-    text = 'theorem evil : """ + __import__("os").system("echo pwned") + """ \\ "'
+def test_hostile_statement_text_stays_in_comments():
+    text = ('theorem evil : """ + __import__("os").system("echo pwned") + """ \\ "\r'
+            'import os\u2028exec(1)\x0cx')
     mirror = _mirror("Mirror.Ops.evil", "Mirror.Ops", text)
     files = render_modules([mirror])
-    tree = ast.parse(files["mirror_ops.py"])
-    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-    assert text in ast.get_docstring(function)
+    tree = ast.parse(files["leanmirror_mirror_ops.py"])
+    assert 'theorem evil : """ + __import__("os").system("echo pwned")' in files[
+        "leanmirror_mirror_ops.py"]
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    assert {getattr(c.func, "attr", None) for c in calls} == {"truth", "le", "exp"}
+    assert {getattr(c.func, "attr", None) for c in calls} == {"truth", "le", "exp", None}
+    assert {c.func.id for c in calls if isinstance(c.func, ast.Name)} == {"dict", "mirror", "real"}
+    assert not any(isinstance(n, ast.Import) and n.names[0].name == "os" for n in ast.walk(tree))
 
 
 def test_plan_literal_and_functions_are_importable(tmp_path):
     files = render_modules(_mirrors())
-    namespace: dict = {}
-    exec(compile(files["mirror_ops.py"], "mirror_ops.py", "exec"), namespace)
-    plan = namespace["PLAN_prop_a"]
+    namespace: dict = {"__name__": "leanmirror_mirror_ops"}
+    exec(compile(files["leanmirror_mirror_ops.py"], "leanmirror_mirror_ops.py", "exec"), namespace)
+    prop = namespace["prop_Mirror__Ops__a"]
+    plan = prop.plan
     assert plan == _planned(_decl("Mirror.Ops.a", "Mirror.Ops", "t"))
+    assert prop.lean_name == "Mirror.Ops.a" and prop.bound_to == []
     assert [(v["name"], v["param"], v["kind"]) for v in plan["variables"]] == [("x", "v_x", "real")]
     assert namespace["LEAN_MODULE"] == "Mirror.Ops"
-    assert "Matrix.det is not in the table" in files["mirror_ops.py"]
+    assert "Matrix.det is not in the table" in files["leanmirror_mirror_ops.py"]
     # statements that cannot run get a comment, never a permanently skipped test
-    assert "# no test: unbound: no impl" in files["test_mirror_res.py"]
-    assert "skip" not in files["test_mirror_res.py"] + files["test_mirror_ops.py"]
-    tests = [n.name for n in ast.parse(files["test_mirror_ops.py"]).body if isinstance(n, ast.FunctionDef)]
-    assert tests == ["test_prop_a", "test_prop_b", "test_prop_c"]
+    assert "# no test: unbound: no impl" in files["test_leanmirror_mirror_res.py"]
+    assert "skip" not in files["test_leanmirror_mirror_res.py"] + files["test_leanmirror_mirror_ops.py"]
+    module = types.ModuleType("leanmirror_mirror_ops")
+    module.__file__ = str(tmp_path / "leanmirror_mirror_ops.py")
+    exec(compile(files["leanmirror_mirror_ops.py"], module.__file__, "exec"), module.__dict__)
+    tests = mirror_tests(module)
+    assert list(tests) == ["test_prop_Mirror__Ops__a", "test_prop_Mirror__Ops__b",
+                           "test_prop_Mirror__Ops__c"]
+    assert all(f"# {name}" in files["test_leanmirror_mirror_ops.py"] for name in tests)
 
 
 def test_bad_mirrors_are_rejected_with_the_name():
@@ -147,20 +160,22 @@ def test_sync_check_write_and_orphans(tmp_path):
     assert not sync_files(files, out, check=True).stale
     edited = render_modules(_mirrors(bound_b=2))
     stale = sync_files(edited, out, check=True).stale
-    assert sorted(p.name for p in stale) == ["mirror_ops.py", "test_mirror_ops.py"]
+    assert sorted(p.name for p in stale) == ["leanmirror_mirror_ops.py", "test_leanmirror_mirror_ops.py"]
     only_ops = {k: v for k, v in edited.items() if "res" not in k}
     result = sync_files(only_ops, out)
-    assert sorted(p.name for p in result.removed) == ["mirror_res.py", "test_mirror_res.py"]
-    assert sorted(p.name for p in out.iterdir()) == ["mirror_ops.py", "test_mirror_ops.py"]
+    assert sorted(p.name for p in result.removed) == ["leanmirror_mirror_res.py",
+                                                      "test_leanmirror_mirror_res.py"]
+    assert sorted(p.name for p in out.iterdir()) == ["leanmirror_mirror_ops.py",
+                                                     "test_leanmirror_mirror_ops.py"]
 
 
 def test_hand_written_file_is_never_overwritten(tmp_path):
     out = tmp_path / "mirrors"
     out.mkdir()
-    (out / "mirror_ops.py").write_text("# my own code\n")
+    (out / "leanmirror_mirror_ops.py").write_text("# my own code\n")
     with pytest.raises(GeneratedFileConflict, match="not generated by leanmirror"):
         sync_files(render_modules(_mirrors()), out)
-    assert (out / "mirror_ops.py").read_text() == "# my own code\n"
+    assert (out / "leanmirror_mirror_ops.py").read_text() == "# my own code\n"
 
 
 def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
@@ -217,7 +232,8 @@ def test_generated_tests_run_under_pytest_with_a_profile(pytester, monkeypatch):
     (project / "lean" / "Planted.lean").write_text(PLANTED_LEAN, encoding="utf-8")
     out = pytester.path / "mirrors"
     result = generate(project, out, method="scanner")
-    assert sorted(p.name for p in result.written) == ["planted.py", "test_planted.py"]
+    assert sorted(p.name for p in result.written) == ["leanmirror_planted.py",
+                                                      "test_leanmirror_planted.py"]
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     load = [] if any(e.value == "mirror.product.pytest_plugin" for e in entry_points(group="pytest11")) else ["-p", "mirror.product.pytest_plugin"]
     run = pytester.runpytest_subprocess(*load, str(out), "--leanmirror-profile", "dev", "-p", "no:cacheprovider")

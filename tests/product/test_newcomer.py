@@ -241,3 +241,10 @@ def test_repeated_kernel_warnings_are_one_line_with_a_count():
     lines = summarise_warnings(caught)
     assert len(lines) == 2
     assert lines[0].startswith("RuntimeWarning: overflow encountered in exp (×19, ")
+
+
+def test_models_in_a_user_project_says_it_belongs_to_the_bundled_demo(toy, capsys):
+    project, _, _ = toy
+    assert cli.main(["models", "--project", str(project), "--method", "scanner"]) == EXIT_ERROR
+    line = _one_error(capsys)
+    assert "belongs to the bundled demo" in line and "UNKNOWN" not in line
