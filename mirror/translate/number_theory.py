@@ -15,7 +15,7 @@ Lean                rewritten to                                      Mathlib
 ``a ≡ b [MOD n]``   ``a % n = b % n``                                 ``Nat.ModEq`` (its definition)
 ``a ≡ b [ZMOD n]``  ``a % n = b % n``                                 ``Int.ModEq`` (its definition)
 ``Nat.Coprime m n`` ``Nat.gcd m n = 1``                               ``Nat.Coprime`` (definition)
-``Nat.Prime p``     ``2 ≤ p ∧ ∀ m : ℕ, 2 ≤ m → m < p → p % m ≠ 0``    ``Nat.prime_def_lt''``-style:
+``Nat.Prime p``     ``2 ≤ p ∧ ∀ m : ℕ, m < p → 2 ≤ m → p % m ≠ 0``    ``Nat.prime_def_lt''``-style:
                                                                       ``Nat.prime_def_lt``
 ``Even n``          ``n % 2 = 0``                                     ``Nat.even_iff``, ``Int.even_iff``
 ``Odd n``           ``n % 2 = 1``                                     ``Nat.odd_iff``, ``Int.odd_iff``
@@ -75,8 +75,9 @@ def _fresh(taken: set[str], base: str) -> str:
 def _prime(p: T.Term, taken: set[str]) -> T.Term:
     m = _fresh(taken, "m_prime")
     var = T.Var(m)
-    body = T.Pi((T.Binder("_", _c("LE.le", _lit(2), var)),),
-                T.Pi((T.Binder("_", _c("LT.lt", var, p)),),
+    # `m < p` first: the translator bounds the quantifier by it (exact, never truncated)
+    body = T.Pi((T.Binder("_", _c("LT.lt", var, p)),),
+                T.Pi((T.Binder("_", _c("LE.le", _lit(2), var)),),
                      _c("Ne", _mod(p, var), _lit(0))))
     return _c("And", _c("LE.le", _lit(2), p), T.Pi((T.Binder(m, T.Const("Nat")),), body))
 
