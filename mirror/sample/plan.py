@@ -191,7 +191,8 @@ def _parametrized(statement: Statement, entries: dict, order: list[str]) -> list
     computed = []
     for name, expr in found.items():
         entry = entries[name]
-        if entry.get("kind") not in ("nat", "int", "real") \
+        # not ℕ: a difference of draws may be negative, which no ℕ value is
+        if entry.get("kind") not in ("int", "real") \
                 or {"value", "copy", "choices"} & set(entry):
             continue
         tree = expr_tree(expr, names, entries)
