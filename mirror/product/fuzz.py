@@ -216,7 +216,7 @@ class _PoolExecutor:
 
 
 #: Statuses after which more rounds cannot change a statement's verdict.
-SETTLED = frozenset({"symbolic", "refuted", "untranslatable", "unbound", "error"})
+SETTLED = frozenset({"symbolic", "certified", "vacuous", "refuted", "untranslatable", "unbound", "error"})
 #: Longest time one round of one statement takes in a time-budgeted session, in seconds.
 ROUND_MAX = 20.0
 #: Shortest round worth starting, in seconds.

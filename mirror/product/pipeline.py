@@ -23,8 +23,13 @@ from bridge.errors import InvalidArgument
 from mirror import __version__
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
+from mirror.judge.presettle import presettle
 from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.collections import desugar
+from mirror.translate.functional import define_functions
+from mirror.translate.number_theory import rewrite_number_theory
+from mirror.translate.orders import rewrite_orders
+from mirror.translate.prenex import lift_quantifiers
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.translate.instances import (NoCarrier, default_table, instantiate,
                               with_value_hypotheses)
@@ -136,10 +141,13 @@ def _statement_text(decl: Declaration) -> str:
 def _translate(decl: Declaration, translator: Translator, role: str, guard: Guard) -> Mirror:
     """One declaration through translate → plan → print (→ unfold), every stage guarded."""
     if role == "theorem":  # List/Option/Finset binders, set-builder membership: mirror.translate.collections
+        # ∣, Nat.Prime, ≡ [MOD n], Nat.divisors … by Mathlib's definitions: mirror.translate.number_theory
+        decl = rewrite_orders(rewrite_number_theory(decl))  # Monotone f …: mirror.translate.orders
         rewritten = guard.call("desugar", _desugared, decl)
         if guard.failed or isinstance(rewritten, Mirror):
             return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
-        decl = rewritten
+        decl = define_functions(rewritten)  # ∀ x, f x = e defines f: mirror.translate.functional
+        decl = lift_quantifiers(decl)  # A ∧ ∀ x, P x is ∀ x, A ∧ P x: mirror.translate.prenex
 
     def translated() -> Statement | Mirror:
         try:
@@ -386,6 +394,15 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
         return _result(mirror, mirror.status, reason=mirror.reason)
     guard = Guard(settings.statement_timeout, spent=mirror.build_seconds)
     started = time.monotonic()
+    if mirror.role == "theorem" and settings.symbolic and not mirror.bound_to:
+        settled = guard.call("presettle", presettle, mirror.statement)
+        if guard.failed:
+            return _error_result(mirror, guard.failure, guard.elapsed)
+        if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
+            return _result(mirror, settled.status, method=settled.method, reason=settled.reason,
+                           certificate=settled.certificate, examples=settled.examples,
+                           counterexample=settled.counterexample,
+                           duration=round(guard.elapsed, 3))
     symbolic = None
     if mirror.role == "theorem" and settings.symbolic:
         symbolic = guard.call("symbolic settle", settle_symbolically,
@@ -459,6 +476,9 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
     method = outcome.method
     if mirror.plan and mirror.plan.get("domains"):
         method = f"{method}; " + "; ".join(mirror.plan["domains"])
+    if mirror.plan and mirror.plan.get("solved"):  # mirror.sample.plan: drawn among solutions
+        method = f"{method}; {', '.join(mirror.plan['solved'])} drawn among (or computed " \
+                 "from) the exact solutions of the equation hypotheses"
     reason = outcome.reason
     if symbolic is not None:
         if status == "refuted":

@@ -36,8 +36,10 @@ REPORT_FORMAT_VERSION = 1
 _KERNEL_METHODS = ("exporter", "dojo")
 _MIRROR_COLORS = {
     "symbolic": "#2b8a3e",
+    "certified": "#40c057",
     "tested": "#69db7c",
     "refuted": "#e03131",
+    "vacuous": "#fab005",
     "inconclusive": "#f59f00",
     "untranslatable": "#868e96",
     "unbound": "#c0c6cc",
@@ -155,7 +157,7 @@ def _mirror_key(result: StatementResult) -> str:
 def _module_row(module: str, results: list[StatementResult]) -> dict[str, Any]:
     lean = Counter(r.lean_status for r in results)
     mirror = Counter(_mirror_key(r) for r in results)
-    checked = mirror["symbolic"] + mirror["tested"]
+    checked = mirror["symbolic"] + mirror["certified"] + mirror["tested"]
     kernel = lean["proved"] + lean["proved-extra-axioms"]
     return {
         "module": module,
