@@ -9,14 +9,28 @@ report, lock or mirror behind:
 - :func:`append_jsonl` appends one complete line with a single ``write`` and ``fsync``\\ s,
   so whatever was appended before a crash is on disk;
 - :func:`read_jsonl` reads such a log back and tolerates (and reports) a torn last line;
+  :func:`append_jsonl` cuts a torn last line off before it appends (so a writer killed
+  mid-line never joins its fragment to the next record) and so does
+  :func:`repair_jsonl`;
+- :func:`publish_directory` swaps a fully written directory in for the previous one
+  (``renameat2(RENAME_EXCHANGE)`` where the kernel has it): readers see the old set or
+  the new one, never a mix;
+- :func:`source_files` walks a source tree and ends: each directory (and file) is visited
+  once by its real path, so symlink loops are followed at most once; :func:`read_source`
+  reads one source file and refuses what is not a regular file (a FIFO, a device) or is
+  over :data:`MAX_SOURCE_BYTES`, with a message that says why;
 - :func:`read_json` and :func:`versioned_document` read a JSON file written earlier (a lock,
   declarations, a trace), raising the caller's error that names the file and what was expected.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
+import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +41,89 @@ from bridge.errors import LeanMirrorError
 
 class FileFormatError(LeanMirrorError, ValueError):
     """A file leanmirror wrote earlier (a JSON-lines log, a report) is malformed."""
+
+
+class SourceSkipped(LeanMirrorError, OSError):
+    """A source file is not read: not a regular file, or too large (the message says)."""
+
+
+#: The largest source file read, in bytes (Mathlib's largest file is well under 1 MiB).
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+               (stat.S_ISDIR, "a directory"))
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+def read_source(path: str | os.PathLike[str], limit: int = MAX_SOURCE_BYTES) -> bytes:
+    """The bytes of the source file ``path``; :class:`SourceSkipped` when it is not a regular
+    file (checked without blocking: a FIFO is never opened for a blocking read) or holds more
+    than ``limit`` bytes."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceSkipped(f"{path}: skipped, {_kind(info.st_mode)} is not a source file")
+        if info.st_size > limit:
+            raise SourceSkipped(f"{path}: skipped, {info.st_size} bytes is over the limit of "
+                                f"{limit} bytes for a source file")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise SourceSkipped(f"{path}: skipped, it grew over the limit of {limit} "
+                                    "bytes for a source file while being read")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def source_files(folder: str | os.PathLike[str], suffix: str,
+                 skipped_dirs: frozenset[str] | set[str] = frozenset()) -> list[Path]:
+    """The files named ``*suffix`` under ``folder`` (not in hidden or ``skipped_dirs``
+    directories), each directory and file visited once by its real path: a symlink loop is
+    followed at most once and two links to one file give it once (by its first path)."""
+    root = Path(folder)
+    out: list[Path] = []
+    seen: set[str] = set()
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            real = os.path.realpath(directory, strict=True)
+            entries = sorted(directory.iterdir())
+        except (OSError, RuntimeError):  # gone, unreadable, or a symlink loop of its own
+            continue
+        if real in seen:
+            continue
+        seen.add(real)
+        subdirectories = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name not in skipped_dirs and not entry.name.startswith("."):
+                    subdirectories.append(entry)
+            elif entry.name.endswith(suffix):
+                try:
+                    target = os.path.realpath(entry, strict=True)
+                except (OSError, RuntimeError):
+                    continue
+                if target not in seen:
+                    seen.add(target)
+                    out.append(entry)
+        stack.extend(reversed(subdirectories))
+    return sorted(out)
 
 
 @dataclass
@@ -123,8 +220,9 @@ def append_jsonl(path: str | os.PathLike[str], obj: Any) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     created = not target.exists()
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
     try:
+        _cut_torn_tail(fd)
         written = 0
         while written < len(data):
             written += os.write(fd, data[written:])
@@ -133,6 +231,104 @@ def append_jsonl(path: str | os.PathLike[str], obj: Any) -> None:
         os.close(fd)
     if created:
         fsync_directory(target.parent)
+
+
+def _cut_torn_tail(fd: int) -> bool:
+    """Truncate an unterminated last line (a writer died mid-line) off the file open at
+    ``fd``, under an exclusive lock held until ``fd`` is closed; ``True`` when one was cut."""
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    size = os.fstat(fd).st_size
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return False
+    keep, chunk = 0, 65536
+    end = size
+    while end > 0:
+        start = max(0, end - chunk)
+        block = os.pread(fd, end - start, start)
+        at = block.rfind(b"\n")
+        if at != -1:
+            keep = start + at + 1
+            break
+        end = start
+    tail = os.pread(fd, size - keep, keep)
+    try:
+        json.loads(tail.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        os.ftruncate(fd, keep)  # a fragment: cut it
+    else:
+        os.write(fd, b"\n")  # a whole record without its newline: end it
+    os.fsync(fd)
+    return True
+
+
+def repair_jsonl(path: str | os.PathLike[str]) -> bool:
+    """Cut a torn last line off the JSON-lines file at ``path``; ``True`` when one was."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        return _cut_torn_tail(fd)
+    finally:
+        os.close(fd)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def exchange_paths(first: Path, second: Path) -> bool:
+    """Atomically swap two existing paths (Linux ``renameat2(RENAME_EXCHANGE)``); ``False``
+    when this system or file system cannot."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+                       _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def staging_directory(target: Path) -> Path:
+    """A fresh, empty directory beside ``target`` to write a set of files into."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    if target.is_dir():  # the permissions of the directory it replaces, else the umask's
+        os.chmod(staging, target.stat().st_mode & 0o7777)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)
+    return staging
+
+
+def publish_directory(staging: Path, target: Path) -> None:
+    """Put the complete directory ``staging`` in the place of ``target``.
+
+    With no ``target`` yet it is one rename; otherwise the two are exchanged atomically
+    where the kernel can (the previous set is then removed), else the previous set is
+    renamed aside first (a reader may then find no directory for an instant, never a mix).
+    """
+    fsync_directory(staging)
+    if not target.exists():
+        os.rename(staging, target)
+    elif exchange_paths(staging, target):
+        shutil.rmtree(staging, ignore_errors=True)
+    else:
+        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.previous-", dir=target.parent))
+        os.rmdir(aside)
+        os.rename(target, aside)
+        os.rename(staging, target)
+        shutil.rmtree(aside, ignore_errors=True)
+    fsync_directory(target.parent)
 
 
 def read_json(file: Path, expected: str, error: type[Exception], missing: str | None = None) -> Any:
@@ -159,11 +355,11 @@ def versioned_document(file: Path, data: Any, what: str, version: int, error: ty
     return data
 
 
-def read_jsonl(path: str | os.PathLike[str]) -> JsonLines:
+def read_jsonl(path: str | os.PathLike[str], *, repair: bool = False) -> JsonLines:
     """Read a JSON-lines file written by :func:`append_jsonl`.
 
     A last line that does not parse (a writer was killed mid-write) is reported in
-    :attr:`JsonLines.torn_line` instead of raising; a malformed line anywhere else raises
+    :attr:`JsonLines.torn_line` instead of raising (and cut off the file when ``repair``); a malformed line anywhere else raises
     :class:`FileFormatError` naming the file and line. A missing file raises
     ``FileNotFoundError``.
     """
@@ -185,6 +381,8 @@ def read_jsonl(path: str | os.PathLike[str]) -> JsonLines:
             if is_last:
                 result.torn_line = index
                 result.torn_text = chunk.decode("utf-8", errors="replace")
+                if repair:
+                    repair_jsonl(source)
                 break
             raise FileFormatError(
                 f"{source}: line {index} is not JSON ({exc}); expected one JSON record per line"
@@ -195,8 +393,16 @@ def read_jsonl(path: str | os.PathLike[str]) -> JsonLines:
 __all__ = [
     "FileFormatError",
     "JsonLines",
+    "MAX_SOURCE_BYTES",
+    "SourceSkipped",
     "append_jsonl",
+    "exchange_paths",
     "fsync_directory",
+    "publish_directory",
+    "read_source",
+    "repair_jsonl",
+    "source_files",
+    "staging_directory",
     "read_jsonl",
     "write_bytes_atomic",
     "write_json_atomic",

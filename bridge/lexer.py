@@ -1,8 +1,9 @@
 """A tokenizer for Lean 4 source text.
 
 :func:`tokenize` turns any string into a list of :class:`Token`s and never raises: text it
-cannot make sense of (an unterminated comment or string, a stray character) becomes an
-``error`` token carrying a message, and the caller turns it into a located diagnostic.
+cannot make sense of (an unterminated comment or string, which ends the file as it does for
+Lean; a stray character) becomes an ``error`` token carrying a message, and the caller
+turns it into a located diagnostic.
 
 Token kinds:
 
@@ -328,31 +329,13 @@ def _scan_block_comment(text: str, i: int):
             if kind == "comment":
                 return "comment", j, None, ()
             return kind, j, text[body_start : j - 2].strip(), ()
-    return "error", _recovery_point(text, i), "unterminated comment (expected '-/')", ()
+    # as for Lean, an unterminated comment runs to the end of the file: nothing after it
+    # is a declaration
+    return "error", n, "unterminated comment (expected '-/'): the rest of the file is comment", ()
 
 
 #: What changes the nesting depth inside a block comment.
 _COMMENT_MARK = re.compile("/-|-/")
-
-
-#: Words that, at the start of a line, end an unterminated comment or string (recovery).
-_RECOVERY_WORDS = (
-    "theorem ", "lemma ", "def ", "abbrev ", "instance ", "structure ", "class ", "inductive ",
-    "axiom ", "opaque ", "example ", "namespace ", "section", "end ", "end\n", "open ",
-    "variable ", "noncomputable ", "private ", "protected ", "@[", "/--", "mutual",
-)
-
-
-def _recovery_point(text: str, i: int) -> int:
-    """Where to resume after an unterminated comment/string starting at ``i``: the next line
-    that begins with a command keyword (Lean would read to the end of the file; the scanner
-    recovers so that later declarations are still found), else the end of the text."""
-    j = text.find("\n", i)
-    while j != -1:
-        if text.startswith(_RECOVERY_WORDS, j + 1):
-            return j + 1
-        j = text.find("\n", j + 1)
-    return len(text)
 
 
 def _scan_ident(text: str, i: int):
@@ -471,7 +454,8 @@ def _scan_string(text: str, i: int):
             continue
         out.append(ch)
         j += 1
-    return "error", _recovery_point(text, i), "unterminated string literal (expected '\"')", ()
+    # as for Lean, an unterminated string literal runs to the end of the file
+    return "error", n, "unterminated string literal (expected '\"'): the rest of the file is string", ()
 
 
 def _scan_char(text: str, i: int):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.errors import ProjectError
+from bridge.fileio import source_files
 from bridge.lexer import Token, tokenize
 
 #: Manifest versions this reader understands.
@@ -136,16 +137,8 @@ def module_name(file: Path, src_dir: Path) -> str:
 
 
 def _lean_files(folder: Path) -> list[Path]:
-    out: list[Path] = []
-    if not folder.is_dir():
-        return out
-    for entry in sorted(folder.iterdir()):
-        if entry.is_dir():
-            if entry.name not in _SKIPPED_DIRS and not entry.name.startswith("."):
-                out.extend(_lean_files(entry))
-        elif entry.suffix == ".lean":
-            out.append(entry)
-    return out
+    # a walk that ends: symlink loops followed at most once (bridge.fileio.source_files)
+    return source_files(folder, ".lean", _SKIPPED_DIRS) if folder.is_dir() else []
 
 
 def read_project(path: str | Path) -> LakeProject:

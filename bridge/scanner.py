@@ -32,6 +32,7 @@ from bridge.commands import (  # noqa: F401 - split_commands is part of this mod
 )
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import ProjectError
+from bridge.fileio import SourceSkipped, read_source
 from bridge.lexer import Token, name_text, tokenize
 from bridge.names import SCOPED_NOTATIONS, WELL_KNOWN_NAMES
 from bridge.notation import (
@@ -460,9 +461,9 @@ def scan_file(path: str | Path, module: str, text: str | bytes | None = None,
     file = str(path)
     if text is None:
         try:
-            text = Path(path).read_bytes()
+            text = read_source(path)
         except OSError as exc:
-            raise ProjectError(f"scan_file: cannot read {file!r} ({exc.strerror}); expected a readable .lean file") from None
+            raise ProjectError(f"scan_file: cannot read {file!r} ({exc.strerror or exc}); expected a readable .lean file") from None
     if known_names is not None:
         known_names = frozenset(known_names) | WELL_KNOWN_NAMES
     scanner = _scan(text, file, module, known_names)
@@ -472,7 +473,7 @@ def scan_file(path: str | Path, module: str, text: str | bytes | None = None,
 def declared_names(path: str | Path, module: str, text: str | bytes | None = None) -> set[str]:
     """The fully qualified names a file declares (a cheap pass: no terms are parsed)."""
     if text is None:
-        text = Path(path).read_bytes()
+        text = read_source(path)
     return _scan(text, str(path), module, WELL_KNOWN_NAMES, parse_terms=False).declared
 
 
@@ -495,7 +496,10 @@ def scan_project(path: str | Path | LakeProject, modules: Iterable[str] | None =
     diagnostics: list[Diagnostic] = []
     for src in files:
         try:
-            data = src.path.read_bytes()
+            data = read_source(src.path)
+        except SourceSkipped as exc:  # a FIFO, a device, a huge file: never read
+            diagnostics.append(Diagnostic(str(src.path), 1, 1, str(exc).partition(": ")[2]))
+            continue
         except OSError as exc:
             diagnostics.append(Diagnostic(str(src.path), 1, 1, f"cannot read file ({exc.strerror})"))
             continue

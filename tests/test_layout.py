@@ -442,8 +442,6 @@ MAINTAINED = ("bridge", "mirror", "tools", "bench", "tests")
 # Modules other helpers are splitting (issue 23); the lead deletes each entry after merging
 # that split. Nothing else belongs here.
 KNOWN_LARGE = frozenset({
-    "mirror/product/pipeline.py",  # helper "isolate"
-    "mirror/product/fuzz.py",  # helper "isolate"
     "mirror/product/cli.py",  # the lead (651 lines after main's newcomer work)
 })
 

@@ -53,7 +53,7 @@ if str(REPO) not in sys.path:
 
 FIXTURES = REPO / "tests" / "fixtures"
 #: Statuses that are a claim about the statement holding.
-CHECKED = ("tested", "symbolic")
+CHECKED = ("tested", "symbolic", "certified")
 #: Statuses that say leanmirror could not build a mirror.
 BLOCKED = ("untranslatable", "unbound")
 #: Round of files earlier rounds were tuned on (``sources.toml``).

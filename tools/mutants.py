@@ -53,7 +53,7 @@ PROPOSITIONS = frozenset({
     "LE.le", "LT.lt", "GE.ge", "GT.gt", "Eq", "Ne", "Not", "And", "Or", "Iff",
     "Membership.mem", "Dvd.dvd",
 })
-CHECKED = ("tested", "symbolic")
+CHECKED = ("tested", "symbolic", "certified")
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,9 @@ from typing import Any, Callable
 import numpy as np
 
 from bridge.errors import InvalidArgument, LeanMirrorError
+from mirror.bind.config import KernelProfile
 from mirror.evaluate.runtime import OutOfDomain, Truth
+from mirror.sample.wide import numpy_dtype, round_to
 
 
 class OutOfSample(OutOfDomain):
@@ -70,6 +72,11 @@ class Binding:
     result_ndim: int | None = None
     #: The implementation object itself, when it was given as one (``@binds``).
     function: Callable | None = field(default=None, compare=False)
+    #: How its conformance is drawn and judged (dtypes, accuracy budget, reference, sizes).
+    profile: KernelProfile = field(default_factory=KernelProfile)
+    #: The dtype its float arguments are cast to before the call (its output is read back
+    #: as float64): one of :data:`mirror.bind.config.DTYPES`.
+    dtype: str = "float64"
 
     def load(self) -> Callable:
         if self.function is not None:
@@ -86,11 +93,45 @@ class Binding:
 
 
 def as_array(value: Any) -> np.ndarray:
-    """What an implementation returned, as a NumPy array (torch tensors included)."""
+    """What an implementation returned, as a NumPy array (torch tensors included; a
+    bfloat16 tensor is read as float32, which holds it exactly)."""
     detach = getattr(value, "detach", None)
     if callable(detach):
-        value = detach().cpu().numpy()
+        value = detach().cpu()
+        if str(getattr(value, "dtype", "")) == "torch.bfloat16":
+            value = value.float()
+        value = value.numpy()
     return np.asarray(value)
+
+
+def _cast(value: Any, dtype: str) -> Any:
+    """A float argument (array or scalar) in ``dtype``; anything else unchanged."""
+    if isinstance(value, float) or (isinstance(value, np.ndarray | np.floating)
+                                    and value.dtype.kind == "f"):
+        with np.errstate(all="ignore"):
+            cast = np.asarray(value).astype(numpy_dtype(dtype))
+        return cast if cast.ndim else cast[()]
+    return value
+
+
+def in_dtype(impl: Callable, dtype: str) -> Callable:
+    """``impl`` called with its float arguments cast to ``dtype`` (after the calling
+    convention's own conversions)."""
+    if dtype == "float64":
+        return impl
+
+    def cast_call(*args, **kwargs):
+        return impl(*(_cast(a, dtype) for a in args), **kwargs)
+
+    return cast_call
+
+
+def _uncast(arr: np.ndarray) -> np.ndarray:
+    if arr.dtype.kind == "f" and arr.dtype != np.float64:
+        return arr.astype(np.float64)
+    if arr.dtype.kind == "V" or str(arr.dtype) == "bfloat16":
+        return arr.astype(np.float64)
+    return arr
 
 
 # ---- evaluation -------------------------------------------------------------------------------
@@ -117,7 +158,7 @@ def _prepare(rt, args: tuple, dims: tuple) -> tuple[list[np.ndarray], list[np.nd
 def _called(binding: Binding, impl: Callable, args: list, dims: list) -> np.ndarray:
     """The binding's value; an exception that is no refusal is the binding's error."""
     try:
-        return as_array(binding.call(impl, args, dims))
+        return _uncast(as_array(binding.call(in_dtype(impl, binding.dtype), args, dims)))
     except Exception as exc:  # noqa: BLE001 - refusals pass, the rest name the binding
         if _refused(exc) or isinstance(exc, BindingError):
             raise
@@ -234,11 +275,19 @@ def runtime_bindings(names: set[str], table: dict[str, Binding] | None) -> dict[
             raise InvalidArgument(
                 f"table: expected the project's bindings for {sorted(names)}, got None")
         return {}
-    return {
-        name: (lambda rt, dims, *args, _b=binding: batched_call(rt, _b, dims, args))
-        for name, binding in table.items() if name in names
-    }
+    return {name: BindingAdapter(binding) for name, binding in table.items() if name in names}
 
 
-__all__ = ["Binding", "BindingError", "OutOfSample", "RefusedDraws", "as_array", "batched_call",
-           "runtime_bindings"]
+class BindingAdapter:
+    """A runtime's adapter for one binding: ``adapter(rt, dims, *args)``; the binding itself
+    is :attr:`binding` (its profile decides how conformance is judged)."""
+
+    def __init__(self, binding: Binding) -> None:
+        self.binding = binding
+
+    def __call__(self, rt, dims: tuple, *args) -> np.ndarray:
+        return batched_call(rt, self.binding, dims, args)
+
+
+__all__ = ["Binding", "BindingAdapter", "BindingError", "OutOfSample", "RefusedDraws", "as_array",
+           "batched_call", "numpy_dtype", "round_to", "runtime_bindings"]

@@ -12,6 +12,16 @@ or in a ``leanmirror.toml`` there with the same tables and no ``tool.leanmirror`
     "Toy.prefixSum" = { impl = "toyimpl.ops:prefix_sum", index = ["i"] }
     "Toy.logsumexp" = { impl = "toyimpl.ops:logsumexp", dims = ["n"] }
     "Toy.attn" = { impl = "toyimpl.ops:attn", vectorized = true, domain = { tau = "> 0" } }
+    "Toy.softmax" = { impl = "toyimpl.ops:softmax", dtypes = ["float64", "float32"],
+                      ulps = 8, sizes = "0..1024", magnitude = "wide" }
+
+    [tool.leanmirror.draws]           # defaults of every binding's conformance draws
+    sizes = "0..4096"
+    magnitude = "wide"
+
+The accuracy keys (``dtypes``, ``ulps``, ``rtol``, ``reference``, ``k``) and the draw keys
+(``sizes``, ``magnitude``) of a binding make a :class:`KernelProfile`; see
+``docs/accuracy.md``.
 
 :func:`read_config` reads and validates it (nothing is imported here; the registry does that).
 """
@@ -29,13 +39,121 @@ from bridge.errors import InvalidArgument
 #: The configuration files, in the order they are looked for.
 CONFIG_FILES = ("leanmirror.toml", "pyproject.toml")
 #: Keys a binding table may have.
-BINDING_KEYS = ("impl", "index", "dims", "vectorized", "domain", "adapter", "description")
+BINDING_KEYS = ("impl", "index", "dims", "vectorized", "domain", "adapter", "description",
+                "dtypes", "ulps", "rtol", "reference", "k", "sizes", "magnitude")
 #: Keys of the ``[tool.leanmirror]`` table.
-TOP_KEYS = ("python-path", "modules", "bindings", "catalog")
+TOP_KEYS = ("python-path", "modules", "bindings", "catalog", "draws")
+#: Keys of ``[tool.leanmirror.draws]`` (every binding's defaults).
+DRAW_KEYS = ("sizes", "magnitude", "dtypes", "ulps", "rtol", "k")
+#: The dtypes a kernel can be measured in.
+DTYPES = ("float64", "float32", "bfloat16", "float16")
+#: Magnitudes of conformance draws: ``"wide"`` spreads reals over the dtype's whole range
+#: with its special values and structured vectors; ``"narrow"`` draws in ``[-5, 5]`` only.
+MAGNITUDES = ("wide", "narrow")
+#: Default accuracy budget in ulps of each dtype (beyond the input sensitivity allowance).
+DEFAULT_ULPS = {"float64": 4.0, "float32": 4.0, "bfloat16": 2.0, "float16": 2.0}
+#: Largest size drawn by default: vectorized kernels run realistic lengths, per-draw ones
+#: (one Python call per draw) are capped lower; Lean's value at every draw is computed
+#: exactly, which costs time linear in the size (``sizes = "0..4096"`` asks for more).
+DEFAULT_MAX_SIZE = {True: 256, False: 64}
 
 
 class ConfigError(InvalidArgument):
     """The project's ``[tool.leanmirror]`` configuration is malformed."""
+
+
+@dataclass(frozen=True)
+class KernelProfile:
+    """How a binding's conformance is drawn and judged (all optional, defaults per dtype).
+
+    ``ulps`` / ``rtol``: the accuracy budget (``None``: :data:`DEFAULT_ULPS`), beyond which
+    the conformance row is refuted; ``reference``: ``"module:function"`` called like the
+    kernel, which then passes when its error is at most ``k`` times the reference's;
+    ``sizes``: ``(lo, hi)`` of drawn dimensions (``None``: 0 … :data:`DEFAULT_MAX_SIZE`)."""
+
+    dtypes: tuple[str, ...] = ("float64",)
+    ulps: float | None = None
+    rtol: float | None = None
+    reference: str | None = None
+    k: float = 2.0
+    sizes: tuple[int, int] | None = None
+    magnitude: str = "wide"
+
+    def budget_ulps(self, dtype: str) -> float:
+        """The ulps budget at ``dtype``."""
+        return self.ulps if self.ulps is not None else DEFAULT_ULPS[dtype]
+
+    def size_range(self, vectorized: bool) -> tuple[int, int]:
+        return self.sizes if self.sizes is not None else (0, DEFAULT_MAX_SIZE[vectorized])
+
+    def describe(self, vectorized: bool) -> str:
+        lo, hi = self.size_range(vectorized)
+        spread = ("magnitudes log-uniform over each dtype's range, special values "
+                  "(±0, subnormals, largest finite, exp/log overflow edges, 1 ± ulp) and "
+                  "structured vectors (constant, one-hot, nearly equal, large offset, wide "
+                  "dynamic range)") if self.magnitude == "wide" else "reals in [-5, 5]"
+        return f"drawn with sizes {lo}..{hi}, {spread}"
+
+
+def _positive(value: Any, where: str, integer: bool = False) -> float:
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
+        raise ConfigError(f"{where}: got {value!r}; expected a positive "
+                          f"{'integer' if integer else 'number'}")
+    return value
+
+
+def _sizes(value: Any, where: str) -> tuple[int, int]:
+    """``"0..4096"`` or ``[0, 4096]`` → ``(0, 4096)``."""
+    parts: Any = value
+    if isinstance(value, str):
+        parts = value.split("..")
+        try:
+            parts = [int(p.strip()) for p in parts]
+        except ValueError:
+            parts = None
+    if (not isinstance(parts, list) or len(parts) != 2
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in parts)
+            or not 0 <= parts[0] <= parts[1]):
+        raise ConfigError(f"{where}: got {value!r}; expected sizes such as \"0..4096\" "
+                          "(0 ≤ lo ≤ hi)")
+    return parts[0], parts[1]
+
+
+_PROFILE_READERS = {
+    "dtypes": lambda v, w: _dtypes(v, w),
+    "ulps": lambda v, w: float(_positive(v, w)),
+    "rtol": lambda v, w: float(_positive(v, w)),
+    "k": lambda v, w: float(_positive(v, w)),
+    "reference": lambda v, w: _target(v, w),
+    "sizes": _sizes,
+    "magnitude": lambda v, w: _choice(v, w, MAGNITUDES),
+}
+
+
+def _choice(value: Any, where: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ConfigError(f"{where}: got {value!r}; expected one of {', '.join(allowed)}")
+    return value
+
+
+def _dtypes(value: Any, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"{where}: got {value!r}; expected a list such as "
+                          "[\"float64\", \"float32\"]")
+    return tuple(_choice(v, where, DTYPES) for v in value)
+
+
+def kernel_profile(entry: dict[str, Any], where: str,
+                   base: KernelProfile | None = None) -> KernelProfile:
+    """The :class:`KernelProfile` of a binding table (or of ``[tool.leanmirror.draws]``),
+    over ``base``'s values."""
+    base = base or KernelProfile()
+    changes = {key: _PROFILE_READERS[key](entry[key], f"{where} {key}")
+               for key in _PROFILE_READERS if key in entry}
+    return KernelProfile(**{**base.__dict__, **changes})
 
 
 @dataclass(frozen=True)
@@ -55,6 +173,8 @@ class BindingSpec:
     description: str = ""
     #: Where it was stated (a file, or ``@binds in module``), for error messages.
     source: str = ""
+    #: How its conformance is drawn and judged.
+    profile: KernelProfile = field(default_factory=KernelProfile)
 
 
 @dataclass(frozen=True)
@@ -129,11 +249,14 @@ def _target(value: Any, where: str) -> str:
     return value
 
 
-def binding_spec(lean_name: str, entry: Any, source: str) -> BindingSpec:
-    """A :class:`BindingSpec` from one entry of a ``bindings`` table."""
+def binding_spec(lean_name: str, entry: Any, source: str,
+                 draws: KernelProfile | None = None) -> BindingSpec:
+    """A :class:`BindingSpec` from one entry of a ``bindings`` table (``draws``: the
+    project's ``[tool.leanmirror.draws]`` defaults)."""
     where = f"binding {lean_name} ({source})"
     if isinstance(entry, str):
-        return BindingSpec(lean_name, _target(entry, where), source=source)
+        return BindingSpec(lean_name, _target(entry, where), source=source,
+                           profile=draws or KernelProfile())
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: got {entry!r}; expected \"module:function\" or a table "
                           "with impl = \"module:function\"")
@@ -160,6 +283,7 @@ def binding_spec(lean_name: str, entry: Any, source: str) -> BindingSpec:
         adapter=_target(entry["adapter"], f"{where} adapter") if "adapter" in entry else None,
         description=str(entry.get("description", "")),
         source=source,
+        profile=kernel_profile(entry, where, draws),
     )
 
 
@@ -196,7 +320,13 @@ def read_config(project: str | Path) -> ProjectConfig:
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: bindings is {table!r}; expected a table "
                               "[tool.leanmirror.bindings]")
-        specs = tuple(binding_spec(name, entry, str(path)) for name, entry in table.items())
+        draws_table = section.get("draws", {})
+        if not isinstance(draws_table, dict) or set(draws_table) - set(DRAW_KEYS):
+            raise ConfigError(f"{path}: draws = {draws_table!r}; expected a table "
+                              f"[tool.leanmirror.draws] with keys among {', '.join(DRAW_KEYS)}")
+        draws = kernel_profile(draws_table, f"{path}: draws")
+        specs = tuple(binding_spec(name, entry, str(path), draws)
+                      for name, entry in table.items())
         catalog = section.get("catalog")
         if catalog is not None and not (isinstance(catalog, dict) and "table" in catalog):
             raise ConfigError(f"{path}: catalog = {catalog!r}; expected a table such as "
@@ -208,5 +338,5 @@ def read_config(project: str | Path) -> ProjectConfig:
     return ProjectConfig(root)
 
 
-__all__ = ["BindingSpec", "ConfigError", "ProjectConfig", "binding_spec", "parse_domain",
-           "read_config"]
+__all__ = ["DTYPES", "BindingSpec", "ConfigError", "KernelProfile", "ProjectConfig",
+           "binding_spec", "kernel_profile", "parse_domain", "read_config"]

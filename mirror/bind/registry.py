@@ -28,6 +28,7 @@ import functools
 import importlib
 import inspect
 import sys
+import warnings
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -334,7 +335,8 @@ def resolve(spec: BindingSpec, declarations: Mapping[str, Declaration]) -> Bindi
     return Binding(spec.lean_name, target, call, spec.description or convention,
                    dict(spec.domain), vectorized=batch, convention=convention,
                    source=spec.source, result_ndim=result_ndim,
-                   function=None if isinstance(spec.impl, str) else function)
+                   function=None if isinstance(spec.impl, str) else function,
+                   profile=spec.profile)
 
 
 # ---- the registry of a project --------------------------------------------------------------
@@ -360,14 +362,27 @@ def _add_python_path(paths: Iterable[Path]) -> None:
             sys.path.insert(0, text)
 
 
-def _forget_foreign(module: str, paths: tuple[Path, ...]) -> None:
-    """Drop a cached package of the same name imported from another project's python-path."""
+#: leanmirror's own top-level packages: never dropped and re-imported from a project's
+#: python-path (a second copy of ``mirror`` in one process breaks pickling and isinstance).
+RUNNING_PACKAGES = ("bridge", "mirror")
+
+
+def _forget_foreign(module: str, paths: tuple[Path, ...]) -> str | None:
+    """Drop a cached package of the same name imported from another project's python-path.
+    leanmirror's own packages are kept; the warning that says so is returned."""
     top = module.split(".")[0]
     cached = sys.modules.get(top)
     origin = getattr(cached, "__file__", None)
     if cached is None or origin is None:
-        return
+        return None
     ours = [p for p in paths if (p / top).is_dir() or (p / f"{top}.py").is_file()]
+    if ours and top in RUNNING_PACKAGES:
+        running = Path(origin).resolve().parent
+        if not any(running.is_relative_to(p) for p in ours):
+            return (f"python-path entry {str(ours[0])!r} holds another copy of leanmirror's "
+                    f"package {top!r}; its modules are imported from the running leanmirror "
+                    f"({running}) instead")
+        return None
     if ours and not any(Path(origin).resolve().is_relative_to(p) for p in ours):
         for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
             del sys.modules[name]
@@ -385,9 +400,13 @@ def load_registry(project: str | Path, declarations: Mapping[str, Declaration],
     _add_python_path(config.python_path)
     registry = Registry(config)
     targets = [s.impl for s in config.bindings] + [s.adapter for s in config.bindings]
+    kept_running = set()
     for target in targets + list(config.modules):
         if isinstance(target, str):
-            _forget_foreign(target.partition(":")[0], config.python_path)
+            kept = _forget_foreign(target.partition(":")[0], config.python_path)
+            if kept is not None and kept not in kept_running:
+                kept_running.add(kept)
+                warnings.warn(kept, stacklevel=2)
     specs: dict[str, BindingSpec] = {s.lean_name: s for s in config.bindings}
 
     def take(spec: BindingSpec, required: bool) -> None:

@@ -16,6 +16,7 @@ Three kinds of evidence, never overstated (DESIGN.md):
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,17 +29,17 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
 from hypothesis.reporting import with_reporter
 
+from mirror.judge.accuracy import conformance_adapter, run_conformance
 from mirror.judge.fileio import open_example_database
 from mirror.judge.guard import Guard
+from mirror.judge.outcome import (FLOAT_TOLERANCE, KERNEL_WRONG, NONFINITE_DECISIONS,
+                                  STATEMENT_FALSE, Outcome, readable)
 from mirror.judge.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
                                unambiguous_size)
 from mirror.translate.reals import known_nonzero
 
-#: Tolerance of float64 comparisons (relative, mixed with absolute below 1): the filter's
-#: margin, and the tolerance of an implementation against its Lean definition.
-FLOAT_TOLERANCE = 1e-9
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
 SWEEP_EXACT = 64
@@ -47,24 +48,6 @@ SWEEP_EXACT = 64
 EXACT_SECONDS = 10.0
 #: Draws in one Hypothesis example at most (evaluated in one vectorized call).
 DRAWS_PER_EXAMPLE = 16
-
-
-@dataclass
-class Outcome:
-    """What one property run found."""
-
-    status: str
-    examples: int = 0
-    rejected: int = 0
-    max_error: float = 0.0
-    tolerance: float = FLOAT_TOLERANCE
-    counterexample: dict[str, Any] | None = None
-    reason: str | None = None
-    method: str = ""
-    float_mismatches: int = 0
-    notes: list[str] = field(default_factory=list)
-    #: How a refutation's counterexample was decided (the certificate's method).
-    decision_method: str = ""
 
 
 PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
@@ -89,6 +72,17 @@ class Tally:
     max_error: float = 0.0
     counterexample: tuple[dict[str, Any], float, Decision] | None = None
     exact_methods: dict[str, int] = field(default_factory=dict)
+    #: Draws the bound kernel refused (out of its domain) or answered with NaN/±∞: never
+    #: blamed on the hypotheses.
+    refused: int = 0
+    nonfinite: int = 0
+    #: Which of the three answers a refutation of a theorem over a kernel is
+    #: (:data:`STATEMENT_FALSE`, :data:`KERNEL_WRONG`), and the largest violation that only
+    #: float rounding explains.
+    refuted_as: str = ""
+    rounding: float = 0.0
+    #: Draws where Lean's own definitions satisfy a statement its kernel fails.
+    lean_holds: int = 0
 
 
 class _Found(Exception):
@@ -119,8 +113,10 @@ class Judge:
     """Classifies draws: float64 decides the clear ones, :func:`mirror.judge.exact.decide` the rest."""
 
     def __init__(self, function: Callable, plan: dict, bindings: dict[str, Callable],
-                 bound: bool, tally: Tally) -> None:
+                 bound: bool, tally: Tally, unfolded: Callable | None = None) -> None:
         self.function = function
+        #: The statement with the bound definitions unfolded (Lean's own definitions).
+        self.unfolded = unfolded
         self.plan = plan
         self.bindings = bindings
         self.bound = bound
@@ -171,12 +167,21 @@ class Judge:
         if passes:
             return self._pass(err)
         if self.bound:
-            # an implementation is compared with its Lean definition within the tolerance
+            lean = self.lean_decision(example)
+            if lean is not None and lean.verdict == FAILS:
+                return self._refute(example, err, lean, STATEMENT_FALSE)
+            if lean is not None and lean.verdict == VACUOUS:
+                tally.rejected += 1
+                return REJECT
+            # the kernel's outputs are compared with the statement within the tolerance
             decision = self.last_decision = decide(self.function, self.plan, example,
                                                    self.bindings, tolerance=FLOAT_TOLERANCE)
             if decision.verdict == FAILS:
-                return self._refute(example, err, decision)
+                return self._refute(example, err, decision,
+                                    KERNEL_WRONG if lean is not None else "")
             tally.float_only += 1
+            if np.isfinite(err):
+                tally.rounding = max(tally.rounding, err)
             if tally.float_example is None:
                 tally.float_example = (dict(example), err)
             return FLOAT_ONLY
@@ -213,15 +218,41 @@ class Judge:
             self.tally.max_error = max(self.tally.max_error, err)
         return PASS
 
-    def _refute(self, example: dict[str, Any], err: float, decision: Decision) -> str:
+    def lean_decision(self, example: dict[str, Any]) -> Decision | None:
+        """The statement decided exactly on Lean's own definitions at ``example`` (``None``:
+        no unfolded form, or the exact-decision time is spent)."""
+        if self.unfolded is None or self.exact_seconds >= EXACT_SECONDS:
+            return None
+        started = time.monotonic()
+        decision = decide(self.unfolded, self.plan, example)
+        self.exact_seconds += time.monotonic() - started
+        self.tally.exact += 1
+        kind = "Lean's own definitions: " + decision.method.split(" up to ")[0]
+        self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1
+        self.tally.lean_holds += decision.verdict == HOLDS
+        return decision
+
+    def nonfinite(self, example: dict[str, Any]) -> str:
+        """A draw the kernel answered with NaN/±∞ (ℝ has neither): refuted when Lean's own
+        definition violates the statement there, else counted apart from rejections."""
+        self.tally.nonfinite += 1
+        if self.tally.nonfinite <= NONFINITE_DECISIONS:
+            lean = self.lean_decision(example)
+            if lean is not None and lean.verdict == FAILS:
+                return self._refute(example, math.inf, lean, STATEMENT_FALSE)
+        return REJECT
+
+    def _refute(self, example: dict[str, Any], err: float, decision: Decision,
+                kind: str = "") -> str:
+        self.last_decision = decision
         self.tally.valid += 1
         if self.tally.counterexample is None:
             self.tally.counterexample = (dict(example), err, decision)
+            self.tally.refuted_as = kind
         return REFUTED
 
 
-def holds(truth) -> np.ndarray:
-    """A proposition's float64 truth: exact, or within the tolerance of an equation."""
+def holds(truth) -> np.ndarray:  # float64 truth: exact, or within an equation's tolerance
     return np.asarray(truth.ok) | np.asarray(truth.exact)
 
 
@@ -238,23 +269,6 @@ def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tupl
     return valid, hyp, concl
 
 
-def _plain(value: Any) -> Any:
-    arr = np.asarray(value)
-    if arr.ndim == 0:
-        item = arr.item()
-        if isinstance(item, complex):
-            return {"re": item.real, "im": item.imag}
-        return item
-    if np.iscomplexobj(arr):
-        return {"re": arr.real.tolist(), "im": arr.imag.tolist()}
-    return arr.tolist()
-
-
-def readable(example: dict[str, Any]) -> dict[str, Any]:
-    """A counterexample as JSON-ready Lean-named values."""
-    return {name: _plain(value) for name, value in example.items()}
-
-
 def run_property(
     function: Callable,
     plan: dict,
@@ -269,17 +283,25 @@ def run_property(
     time_budget: float | None = None,
     max_reject_fraction: float = 0.5,
     digest: str = "",
+    unfolded: Callable | None = None,
 ) -> Outcome:
     """Hypothesis examples, then a vectorized sweep; what float64 cannot settle is decided
     exactly. ``time_budget`` (seconds) is honoured between examples and sweep batches: the
-    examples decided before it ran out still count."""
+    examples decided before it ran out still count. ``unfolded``: the statement over Lean's
+    own definitions (whose violation is the statement's). A conformance row is judged on
+    its accuracy (:mod:`mirror.judge.accuracy`)."""
     bindings = bindings or {}
+    adapter = conformance_adapter(name, bindings)
+    if adapter is not None:
+        return run_conformance(function, plan, name=name, lean_name=adapter.binding.lean_name,
+                               adapter=adapter, bindings=bindings, max_examples=max_examples,
+                               database=database, time_budget=time_budget, digest=digest)
     if not plan["variables"]:
         # a closed statement has exactly one example
         max_examples, sweep = min(max_examples, 1), min(sweep, 1)
     deadline = None if time_budget is None else time.monotonic() + time_budget
     tally = Tally()
-    judge = Judge(function, plan, bindings, bound, tally)
+    judge = Judge(function, plan, bindings, bound, tally, unfolded)
     methods = []
     out_of_time = False
     if max_examples > 0:
@@ -318,8 +340,13 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
             rt = NumpyRuntime(size, nat_domain, FLOAT_TOLERANCE, judge.bindings)
             valid, hyp, concl = evaluate(judge.function, plan, stack(padded, plan), rt)
             for index, example in enumerate(group):
-                if hyp is None or not valid[index] or rt.impl_nonfinite[index]:
-                    judge.tally.rejected += 1
+                if hyp is None or not valid[index]:
+                    judge.tally.refused += 1
+                    continue
+                if rt.impl_nonfinite[index]:
+                    if judge.nonfinite(example) == REFUTED:
+                        found = _Found(dict(example), math.inf, judge.tally.counterexample[2])
+                        raise found
                     continue
                 err = 0.0 if concl.exact[index] else float(concl.err[index])
                 kind = judge.classify(example, bool(holds(hyp)[index]),
@@ -384,10 +411,15 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
         named = {e["param"]: values[e["name"]] for e in plan["variables"]}
         valid, hyp, concl = evaluate(judge.function, plan, named, rt)
         if hyp is None:
-            tally.rejected += size
+            tally.refused += size
             continue
         usable = pre_valid & valid & ~rt.impl_nonfinite
-        tally.rejected += int(size - usable.sum())
+        tally.rejected, tally.refused = (tally.rejected + int((~pre_valid).sum()),
+                                         tally.refused + int((pre_valid & ~valid).sum()))
+        for index in np.flatnonzero(pre_valid & valid & rt.impl_nonfinite):
+            example = {e["name"]: np.asarray(values[e["name"]])[index] for e in plan["variables"]}
+            if judge.nonfinite(example) == REFUTED:
+                return False
         hyp_ok, concl_ok = holds(hyp), holds(concl)
         errors = np.where(concl.exact, 0.0, concl.err)
         # clear float64 decisions in bulk
@@ -421,9 +453,16 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
 
 def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
                max_reject_fraction: float) -> Outcome:
-    outcome = Outcome(status="tested", examples=tally.valid, rejected=tally.rejected,
+    outcome = Outcome(status="tested", examples=tally.valid,
+                      rejected=tally.rejected + tally.refused + tally.nonfinite,
                       max_error=tally.max_error, tolerance=FLOAT_TOLERANCE)
     notes = []
+    if tally.refused:
+        notes.append(f"{tally.refused} draw(s) out of the domain of the statement's values or "
+                     "refused by a bound kernel (not counted)")
+    if tally.nonfinite:
+        notes.append(f"{tally.nonfinite} draw(s) where a bound kernel returned NaN or ±∞ "
+                     "(ℝ has neither; its conformance row judges the kernel)")
     if tally.exact:
         how = ", ".join(f"{n} by {m}" for m, n in sorted(tally.exact_methods.items()))
         notes.append(f"{tally.exact} distinct draw(s) decided exactly ({how})")
@@ -448,15 +487,19 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
         outcome.reason = (
             f"counterexample decided by {decision.method}: the hypotheses hold and the "
             f"conclusion fails (error {decision.error:.3g}, float64 error {err:.3g})"
-        )
+        ) + (f"; {tally.refuted_as}" if tally.refuted_as else "")
     elif tally.float_only:
         example, err = tally.float_example
         outcome.status = "inconclusive"
         outcome.counterexample = readable(example)
         outcome.max_error = max(outcome.max_error, err)
         outcome.reason = (
-            f"{tally.float_only} float64 mismatch(es) of the implementation that 50-digit "
-            f"re-evaluation does not confirm (largest float64 error {err:.3g})"
+            f"the kernel violates the statement only by float rounding: {tally.float_only} "
+            f"float64 mismatch(es) that re-evaluating the kernel's outputs at 50 digits "
+            f"(within {FLOAT_TOLERANCE:g}) does not confirm (largest float64 violation "
+            f"{tally.rounding:.3g})" + (
+                "; Lean's own definition satisfies the statement there"
+                if tally.lean_holds else "")
         )
     elif tally.undecided_failing:
         # a draw float64 calls a counterexample that no enclosure decides supports no verdict
@@ -470,10 +513,12 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
                                                    if out_of_time else "")
     elif outcome.rejected > max_reject_fraction * total:
         outcome.status = "inconclusive"
-        outcome.reason = (
-            f"{outcome.rejected} of {total} draws rejected by the hypotheses, outside the "
-            "sampled domain" + (", or undecided" if tally.undecided else "")
-        )
+        parts = [f"{n} {why}" for n, why in (
+            (tally.rejected, "rejected by the hypotheses" + (
+                " or undecided" if tally.undecided else "")),
+            (tally.refused, "out of the domain of its values or refused by a bound kernel"),
+            (tally.nonfinite, "where a bound kernel returned NaN or ±∞")) if n]
+        outcome.reason = f"{outcome.rejected} of {total} draws not counted: " + ", ".join(parts)
     return outcome
 
 
@@ -551,5 +596,5 @@ def faithful(expr) -> bool:
     return True
 
 
-__all__ = ["Judge", "Outcome", "Tally", "evaluate", "faithful", "holds", "readable",
+__all__ = ["Judge", "Outcome", "Tally", "conformance_adapter", "evaluate", "faithful", "holds", "readable",
            "run_property", "settle_symbolically"]

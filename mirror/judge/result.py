@@ -11,8 +11,10 @@ from typing import Any
 #: Python-side evidence levels, in DESIGN.md's vocabulary.
 MIRROR_STATUSES = (
     "symbolic",
+    "certified",
     "tested",
     "refuted",
+    "vacuous",
     "inconclusive",
     "untranslatable",
     "unbound",
@@ -54,12 +56,19 @@ class StatementResult:
     #: For a statement over type parameters: the carriers it was checked at
     #: (``R := ℝ``, one entry per instance; see :mod:`mirror.translate.instances`).
     carriers: list[str] = field(default_factory=list)
+    #: A conformance row's accuracy per dtype (:attr:`mirror.judge.checks.Outcome.accuracy`).
+    accuracy: list[dict[str, Any]] | None = None
     #: A refuted row's replay as a person reads it: the inputs, the calls of bound
     #: implementations, the conclusion's two sides (:mod:`mirror.product.explain`).
     explanation: dict[str, Any] | None = None
     #: A refuted row's certificate (:mod:`mirror.judge.certificate`), with the independent
-    #: checker's verdict on it under ``"checked"``.
+    #: checker's verdict on it under ``"checked"``; a ``certified`` row's box cover
+    #: (:mod:`mirror.judge.boxes`, re-checked by :mod:`mirror.judge.box_check`); a ``vacuous``
+    #: row's proof that no draw satisfies the hypotheses (:mod:`mirror.sample.solve`).
     certificate: dict[str, Any] | None = None
+    #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
+    #: ``None``: computed in this run.
+    cached: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""
@@ -85,7 +94,8 @@ class StatementResult:
 
 #: From least to most evidence: a combined verdict that is neither refuted nor fully
 #: checked is the weakest of its instances.
-_STRENGTH = ("error", "untranslatable", "unbound", "inconclusive", "tested", "symbolic")
+_STRENGTH = ("error", "untranslatable", "unbound", "inconclusive", "vacuous", "tested",
+             "certified", "symbolic")
 
 
 def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,

@@ -177,9 +177,10 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.pipeline import show
+    from mirror.product.runner import show_isolated
 
-    print(show(project, args.name, method=args.method, statement_timeout=args.statement_timeout))
+    print(show_isolated(project, args.name, method=args.method,
+                        statement_timeout=args.statement_timeout))
     return EXIT_OK
 
 
@@ -203,8 +204,9 @@ def _findings(command: str, args: argparse.Namespace, rows: list[dict[str, Any]]
 
 def _cmd_report(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.pipeline import CheckSettings, run
+    from mirror.product.pipeline import CheckSettings
     from mirror.product.report import write_report
+    from mirror.product.runner import run_isolated
 
     settings = CheckSettings(seed=args.seed, statement_timeout=args.statement_timeout)
     if args.examples is not None:
@@ -213,7 +215,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
     console.say(f"report: checking the statements of {project}")
     progress = console.progress("report")
     try:
-        result = run(project, method=args.method, settings=settings, progress=progress.advance)
+        result = run_isolated(project, method=args.method, settings=settings,
+                              progress=progress.advance, jobs=args.jobs, ray=args.ray,
+                              cache=not args.no_cache)
     finally:
         progress.close()
     from mirror.product.explain import attach_explanations
@@ -295,6 +299,8 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     )
     if summary.stopped:
         print(f"stopped early: {summary.stopped}")
+    for warning in summary.warnings:
+        print(f"warning: {warning}")
     failing = set(summary.failures)
     rows = [{"name": name, "mirror_status": status}
             for name, status in sorted(getattr(summary, "final_statuses", {}).items())]
@@ -323,24 +329,23 @@ def _cmd_init(args: argparse.Namespace) -> int:
 
 def _cmd_bindings(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from bridge.extraction import extract
-    from mirror.bind.registry import binding_rows, load_registry
+    from mirror.product.runner import bindings_isolated
 
-    registry = load_registry(project, extract(project, method=args.method).by_name())
-    rows = binding_rows(registry)
+    table = bindings_isolated(project, args.method)  # imported in a worker: it may crash
+    rows = table["rows"]
     if args.json:
-        _print_json({"config": str(registry.config.where), "bindings": rows,
-                     "problems": [str(p) for p in registry.problems]})
-        return EXIT_FINDINGS if registry.errors or registry.problems else EXIT_OK
-    print(f"{len(rows)} binding(s) in {registry.config.where}")
+        _print_json({"config": str(table["where"]), "bindings": rows,
+                     "problems": [str(p) for p in table["problems"]]})
+        return EXIT_FINDINGS if table["errors"] or table["problems"] else EXIT_OK
+    print(f"{len(rows)} binding(s) in {table['where']}")
     for row in rows:
         if row["loads"]:
             print(f"ok     {row['lean_name']}: {row['convention']}")
         else:
             print(f"error  {row['lean_name']}: {row['error']}")
-    for problem in registry.problems:
+    for problem in table["problems"]:
         print(f"error  {problem}")
-    return EXIT_FINDINGS if registry.errors or registry.problems else EXIT_OK
+    return EXIT_FINDINGS if table["errors"] or table["problems"] else EXIT_OK
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -532,6 +537,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--examples", metavar="N", type=_positive_int, help="Hypothesis examples per statement (default: 200)"
     )
     _add_seed(p)
+    p.add_argument("--jobs", metavar="N", type=_positive_int,
+                   help="worker processes (default: all cores)")
+    p.add_argument("--ray", metavar="ADDRESS|local",
+                   help="run statements as Ray tasks on the cluster at ADDRESS, or on a local "
+                   "Ray instance (needs the extra leanmirror[ray])")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute every statement (default: re-use the rows of statements "
+                   "whose statement, definitions, implementation and settings did not change)")
     _add_json(p)
     _add_fail_on(p)
     p.add_argument("--compare", metavar="REPORT_JSON",

@@ -154,9 +154,9 @@ def _side_labels(explanation: Explanation) -> tuple[str, str]:
         return "left side", "right side"
     last = explanation.calls[-1].value
     if _same(relation.left, last):
-        return "implementation", "Lean's value"
+        return "implementation", "Lean's definition in float64"
     if _same(relation.right, last):
-        return "Lean's value", "implementation"
+        return "Lean's definition in float64", "implementation"
     return "left side", "right side"
 
 

@@ -1,7 +1,7 @@
 """Property-fuzz sessions: every mirrored statement, on all local cores or on a Ray cluster.
 
 :func:`run_session` builds the mirrors of a project, keeps the selected ones, and checks
-each with ``mirror.product.pipeline.check_mirror`` in worker processes (multiprocessing, *spawn*
+each with ``mirror.product.pipeline.check_mirror`` in the worker processes of :mod:`mirror.product.workers` (*spawn*
 context) or as Ray tasks. Every result is appended to a JSON-lines log the moment it
 arrives (``mirror.judge.fileio.append_jsonl``: one ``fsync``-ed line per record), and
 counterexamples go to the Hypothesis example database (``CheckSettings.database``; one
@@ -26,11 +26,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import multiprocessing
 import os
 import pickle
-import queue
-import signal
 import time
 import uuid
 from collections import deque
@@ -74,6 +71,8 @@ class SessionSummary:
     #: ``None`` when every statement ran; ``"time budget"`` or ``"interrupted"`` otherwise.
     stopped: str | None = None
     elapsed: float = 0.0
+    #: Problems that did not stop the session (failed example-database writes, …).
+    warnings: list[str] = field(default_factory=list)
 
 
 def _now() -> str:
@@ -115,25 +114,6 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     return [chosen[name] for name in sorted(chosen)]
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: the parent handles Ctrl-C and terminates the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-_REBUILT: dict[tuple[str, str], dict[str, Any]] = {}
-
-
-def _rebuild(project: str, method: str, name: str) -> Any:
-    """The mirror ``name`` of ``project``, rebuilt in this worker (cached per process)."""
-    key = (project, method)
-    if key not in _REBUILT:
-        from bridge.extraction import extract
-        from mirror.product.pipeline import build_mirrors
-
-        _REBUILT[key] = {m.name: m for m in build_mirrors(extract(Path(project), method=method))}
-    return _REBUILT[key][name]
-
-
 def check_task(payload: tuple[Any, str, str, str, Any]) -> dict[str, Any]:
     """Check one statement (worker side); returns ``StatementResult.to_json()``.
 
@@ -147,11 +127,15 @@ def check_task(payload: tuple[Any, str, str, str, Any]) -> dict[str, Any]:
         from mirror.product.pipeline import check_mirror
 
         if mirror is None:
-            mirror = _rebuild(project, method, name)
+            from mirror.product.tasks import built
+
+            mirror = built(project, method, settings.statement_timeout)["mirrors"][name]
+        from mirror.product.tasks import with_database_warnings
+
         result = check_mirror(mirror, settings)
         if result.duration == 0.0:
             result.duration = time.perf_counter() - started
-        return result.to_json()
+        return with_database_warnings(result.to_json())
     except Exception as exc:  # reported as a result: the session goes on
         declaration = getattr(mirror, "declaration", None)
         failed = StatementResult(
@@ -182,11 +166,13 @@ def _payloads(mirrors: list[Any], project: Path, method: str, settings: Any) -> 
     """Pickled mirrors where possible; otherwise the worker rebuilds them by name."""
     out = []
     for mirror in mirrors:
-        try:
-            pickle.dumps(mirror)
-            carried = mirror
-        except Exception:  # sympy objects or closures that do not pickle
-            carried = None
+        carried = None
+        if getattr(mirror, "declaration", None) is not None:  # a built mirror, not a survey's
+            try:
+                pickle.dumps(mirror)
+                carried = mirror
+            except Exception:  # sympy objects or closures that do not pickle
+                carried = None
         own = replace(settings, database=database_slot(settings.database, mirror.name))
         out.append((carried, str(project), method, mirror.name, own))
     return out
@@ -197,85 +183,40 @@ def _settings_json(settings: Any) -> dict[str, Any]:
     return {k: (str(v) if isinstance(v, Path) else v) for k, v in data.items()}
 
 
-class _LocalExecutor:
-    """A spawn-context process pool kept for the whole session; results arrive in a queue."""
+class _PoolExecutor:
+    """Rounds as tasks of the session's pool (:mod:`mirror.product.workers`): a round whose
+    worker dies, or runs past the hard limit, is that statement's ``error`` result."""
 
-    def __init__(self, jobs: int) -> None:
-        self._results: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self._pool = multiprocessing.get_context("spawn").Pool(processes=jobs,
-                                                               initializer=_ignore_sigint)
+    def __init__(self, pool: Any, rows: dict[str, dict[str, Any]], limit: float | None,
+                 poisoned: tuple = ()) -> None:
+        self.pool, self.rows, self.limit, self.poisoned = pool, rows, limit, poisoned
 
     def submit(self, payload: tuple) -> None:
-        self._pool.apply_async(check_task, (payload,),
-                               callback=lambda data: self._results.put(("ok", data)),
-                               error_callback=lambda exc: self._results.put(("err", exc)))
-
-    def next(self, timeout: float | None) -> dict[str, Any] | None:
-        try:
-            kind, value = self._results.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if kind == "err":
-            raise value
-        return value
-
-    def close(self, finished: bool) -> None:
-        if finished:
-            self._pool.close()
+        mirror, project, method, name, settings = payload
+        if mirror is None:  # the worker builds it (the parent never imports bindings)
+            target = "mirror.product.tasks:check"
+            args: tuple = (project, method, settings.statement_timeout, self.poisoned, name,
+                           settings)
         else:
-            self._pool.terminate()
-        self._pool.join()
-
-
-class _RayExecutor:
-    """Statements as Ray tasks on the cluster at ``address`` (or a local instance)."""
-
-    def __init__(self, address: str, jobs: int) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise FuzzError(
-                "--ray needs the optional dependency ray; install it with "
-                "pip install 'leanmirror[ray]'"
-            ) from None
-        self.ray = ray
-        self.started_here = False
-        if not ray.is_initialized():
-            repo_root = str(Path(__file__).resolve().parents[2])
-            python_path = os.pathsep.join(p for p in (repo_root, os.environ.get("PYTHONPATH"))
-                                          if p)
-            runtime_env = {"env_vars": {"PYTHONPATH": python_path}}
-            try:
-                if address == "local":
-                    ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
-                             runtime_env=runtime_env)
-                else:
-                    ray.init(address=address, log_to_driver=False, runtime_env=runtime_env)
-            except Exception as exc:
-                raise FuzzError(
-                    f"--ray {address}: cannot connect to a Ray cluster ({exc}); pass the "
-                    "address of a running cluster (ray status prints it) or --ray local"
-                ) from None
-            self.started_here = True
-        self.task = ray.remote(num_cpus=1, max_retries=1)(check_task)
-        self.pending: list = []
-
-    def submit(self, payload: tuple) -> None:
-        self.pending.append(self.task.remote(payload))
+            target, args = "mirror.product.fuzz:check_task", (payload,)
+        self.pool.submit(name, target, args, timeout=self.limit)
 
     def next(self, timeout: float | None) -> dict[str, Any] | None:
-        done, self.pending = self.ray.wait(self.pending, num_returns=1, timeout=timeout)
-        return self.ray.get(done[0]) if done else None
+        outcome = self.pool.next(timeout)
+        if outcome is None:
+            return None
+        if outcome.ok:
+            return outcome.value
+        from mirror.product.tasks import death_row
+
+        return death_row(self.rows[outcome.key], outcome.describe())
 
     def close(self, finished: bool) -> None:
-        for ref in self.pending:
-            self.ray.cancel(ref, force=True)
-        if self.started_here:
-            self.ray.shutdown()
+        self.pool.close(finished)
 
 
 #: Statuses after which more rounds cannot change a statement's verdict.
-SETTLED = frozenset({"symbolic", "refuted", "untranslatable", "unbound", "error"})
+SETTLED = frozenset({"symbolic", "certified", "vacuous", "refuted", "untranslatable", "unbound", "error"})
 #: Longest time one round of one statement takes in a time-budgeted session, in seconds.
 ROUND_MAX = 20.0
 #: Shortest round worth starting, in seconds.
@@ -468,14 +409,18 @@ def run_session(
     log_path = Path(log) if log is not None else default_log
     db_path = Path(database) if database is not None else default_db
     jobs = jobs or os.cpu_count() or 1
-    chosen = _chosen(project, mirrors, select, method, statement_timeout)
-
     from mirror.product.pipeline import CheckSettings
 
     settings = CheckSettings(
         database=db_path, seed=seed, statement_timeout=statement_timeout,
         max_examples=examples if examples is not None else (
             UNBOUNDED_EXAMPLES if time_budget is not None else CheckSettings.max_examples))
+    pool = _open_pool(jobs, ray)
+    try:
+        chosen, executor = _chosen(pool, project, mirrors, select, method, settings)
+    except BaseException:
+        pool.close(finished=False)
+        raise
     db_path.mkdir(parents=True, exist_ok=True)
     summary = SessionSummary(session=uuid.uuid4().hex[:12],
                              backend=f"ray:{ray}" if ray else "local",
@@ -497,7 +442,6 @@ def run_session(
     payloads = {payload[3]: payload for payload in _payloads(chosen, project, method, settings)}
     progress_bar = _Progress(len(chosen), start) if progress else None
     on_result = _recorder(summary, campaign, project, progress_bar)
-    executor = _RayExecutor(ray, campaign.jobs) if ray else _LocalExecutor(campaign.jobs)
     in_flight: dict[str, int] = {}
     try:
         summary.stopped = _drive(campaign, executor, payloads, in_flight, on_result,
@@ -527,19 +471,41 @@ def _check_session_arguments(examples: Any, time_budget: Any, jobs: Any) -> None
         raise InvalidArgument(f"jobs: got {jobs!r}; expected a positive integer")
 
 
-def _chosen(project: Path, mirrors: Sequence[Any] | None, select: Iterable[str] | None,
-            method: str, statement_timeout: float | None) -> list[Any]:
-    """The selected mirrors (built from the project's extraction unless given)."""
-    if mirrors is None:
-        from bridge.extraction import extract
-        from mirror.product.pipeline import build_mirrors
+def _open_pool(jobs: int, ray: str | None) -> Any:
+    from mirror.product.workers import WorkerError, open_pool
 
-        mirrors = build_mirrors(extract(project, method=method),
-                                statement_timeout=statement_timeout)
-    chosen = select_mirrors(list(mirrors), select)
+    try:
+        return open_pool(jobs, ray)
+    except WorkerError as exc:
+        raise FuzzError(str(exc)) from None
+
+
+def _chosen(pool: Any, project: Path, mirrors: Sequence[Any] | None,
+            select: Iterable[str] | None, method: str,
+            settings: Any) -> tuple[list[Any], _PoolExecutor]:
+    """The selected statements (surveyed in a worker unless ``mirrors`` are given) and the
+    executor that runs their rounds in ``pool``."""
+    from mirror.product.runner import hard_limit, survey
+
+    poisoned: tuple = ()
+    if mirrors is None:
+        found, poisoned = survey(pool, project, method, settings)
+        from mirror.product.runner import statement_infos
+
+        candidates: list[Any] = statement_infos(found)
+        rows = {i.name: i.row for i in candidates}
+        build = found["seconds"]
+    else:
+        from mirror.product.pipeline import base_row
+
+        candidates = list(mirrors)
+        rows = {m.name: base_row(m).to_json() for m in candidates
+                if getattr(m, "status", None) != "definition"}
+        build = 30.0
+    chosen = select_mirrors(candidates, select)
     if not chosen:
         raise FuzzError(f"project {str(project)!r} has no mirrored statements to fuzz")
-    return chosen
+    return chosen, _PoolExecutor(pool, rows, hard_limit(settings, build), poisoned)
 
 
 def _recorder(summary: SessionSummary, campaign: _Campaign, project: Path,
@@ -548,6 +514,9 @@ def _recorder(summary: SessionSummary, campaign: _Campaign, project: Path,
 
     def on_result(data: dict[str, Any], name: str, round_no: int) -> None:
         result = StatementResult.from_json(attach_replay(data, project))
+        for warning in data.pop("warnings", ()):
+            if warning not in summary.warnings:
+                summary.warnings.append(warning)
         append_jsonl(summary.log, {"event": "result", "session": summary.session,
                                    "time": _now(), "round": round_no, "result": data})
         first = name not in campaign.merged
@@ -575,16 +544,17 @@ def _close(summary: SessionSummary, campaign: _Campaign) -> None:
         "failures": sorted(summary.failures),
         "stopped": summary.stopped if finished else "interrupted",
         "elapsed": round(summary.elapsed, 3),
+        "warnings": summary.warnings,
         "not_run": [n for n in campaign.names if n not in campaign.merged],
     })
 
 
 def read_session_log(log: str | Path) -> dict[str, StatementResult]:
     """Per statement, the rounds of its latest session in a log merged (:func:`merge_rounds`).
-    A torn last line is ignored."""
+    A torn last line is skipped and cut off the log."""
     merged: dict[tuple[str, str], StatementResult] = {}
     latest_session: dict[str, str] = {}
-    for record in read_jsonl(log).records:
+    for record in read_jsonl(log, repair=True).records:
         if isinstance(record, dict) and record.get("event") == "result":
             result = StatementResult.from_json(record["result"])
             key = (result.name, str(record.get("session", "")))

@@ -23,13 +23,19 @@ from bridge.errors import InvalidArgument
 from mirror import __version__
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
+from mirror.judge.presettle import presettle
 from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.collections import desugar
+from mirror.translate.functional import define_functions
+from mirror.translate.number_theory import rewrite_number_theory
+from mirror.translate.orders import rewrite_orders
+from mirror.translate.prenex import lift_quantifiers
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.translate.instances import (NoCarrier, default_table, instantiate,
                               with_value_hypotheses)
 from mirror.translate.records import Records
 from mirror.bind.registry import binding_rows, catalog_rows, load_registry
+from mirror.product.domains import apply_domains
 from mirror.product.replay import attach_replay, certify
 from mirror.judge.result import StatementResult, combine
 from mirror.sample.strategies import PlanSettings, plan_statement
@@ -135,10 +141,13 @@ def _statement_text(decl: Declaration) -> str:
 def _translate(decl: Declaration, translator: Translator, role: str, guard: Guard) -> Mirror:
     """One declaration through translate → plan → print (→ unfold), every stage guarded."""
     if role == "theorem":  # List/Option/Finset binders, set-builder membership: mirror.translate.collections
+        # ∣, Nat.Prime, ≡ [MOD n], Nat.divisors … by Mathlib's definitions: mirror.translate.number_theory
+        decl = rewrite_orders(rewrite_number_theory(decl))  # Monotone f …: mirror.translate.orders
         rewritten = guard.call("desugar", _desugared, decl)
         if guard.failed or isinstance(rewritten, Mirror):
             return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
-        decl = rewritten
+        decl = define_functions(rewritten)  # ∀ x, f x = e defines f: mirror.translate.functional
+        decl = lift_quantifiers(decl)  # A ∧ ∀ x, P x is ∀ x, A ∧ P x: mirror.translate.prenex
 
     def translated() -> Statement | Mirror:
         try:
@@ -160,7 +169,7 @@ def _translate(decl: Declaration, translator: Translator, role: str, guard: Guar
             plan = plan_statement(statement, PlanSettings(dim_min=1 if bound else 0))
         except ValueError as exc:
             return Mirror(decl, "untranslatable", reason=f"cannot draw examples: {exc}", role=role)
-        plan["domains"] = _apply_domains(plan, decl, role, translator)
+        plan["domains"] = apply_domains(plan, decl, role, translator)
         return plan
 
     plan = guard.call("plan", planned)
@@ -218,63 +227,6 @@ def _failed(decl: Declaration, role: str, guard: Guard) -> Mirror:
     failure = guard.failure
     return Mirror(decl, "error", reason=failure.describe() if failure else None, role=role,
                   failure=failure)
-
-
-def _apply_domains(plan: dict, decl: Declaration, role: str, translator: Translator) -> list[str]:
-    """Draw the variables that feed a bound implementation within its documented domain.
-
-    Returns one note per restriction (the report states it next to the examples)."""
-    table = translator.table
-    entries = {e["name"]: e for e in plan["variables"]}
-    notes: list[str] = []
-
-    def restrict(var: str, spec: dict, where: str) -> None:
-        entry = entries.get(var)
-        if entry is None:
-            return
-        if entry["kind"] == "array" and entry.get("elem") in ("real", "nat", "int"):
-            if "lo" in spec:
-                entry["elem_lo"] = {"const": spec["lo"], "strict": bool(spec.get("strict"))}
-            if "hi" in spec:
-                entry["elem_hi"] = {"const": spec["hi"], "strict": bool(spec.get("hi_strict"))}
-            note = f"drawn with every entry of {var} in the domain of {where}"
-            if note not in notes:
-                notes.append(note)
-            return
-        if entry["kind"] not in ("real", "nat", "int"):
-            return
-        parts = []
-        if "lo" in spec:
-            entry["lo"].append({"const": spec["lo"], "strict": bool(spec.get("strict"))})
-            parts.append(f"{var} {'>' if spec.get('strict') else '≥'} {spec['lo']}")
-        if "hi" in spec:
-            entry["hi"].append({"const": spec["hi"], "strict": bool(spec.get("hi_strict"))})
-            parts.append(f"{var} {'<' if spec.get('hi_strict') else '≤'} {spec['hi']}")
-        note = f"drawn with {' and '.join(parts)}, the domain of {where}"
-        if parts and note not in notes:
-            notes.append(note)
-
-    if role == "conformance":
-        binding = table.get(decl.name)
-        for param, spec in (binding.domain if binding else {}).items():
-            restrict(param, spec, binding.implementation)
-        return notes
-    terms = [b.type for b in decl.binders if b.type is not None]
-    if decl.type is not None:
-        terms.append(decl.type)
-    for term in terms:
-        for node in T.walk(term):
-            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
-                continue
-            binding = table.get(node.fn.name)
-            target = translator.declarations.get(node.fn.name)
-            if binding is None or not binding.domain or target is None:
-                continue
-            params = [b.name for b in target.binders if b.info == "default"]
-            for param, arg in zip(params, node.args):
-                if param in binding.domain and isinstance(arg, T.Var):
-                    restrict(arg.name, binding.domain[param], binding.implementation)
-    return notes
 
 
 def project_registry(extraction: Extraction):
@@ -400,6 +352,11 @@ def instance_mirrors(mirrors: list[Mirror]) -> list[Mirror]:
 # ---- checking ------------------------------------------------------------------------------
 
 
+def base_row(mirror: Mirror) -> StatementResult:
+    """The row of ``mirror`` before any check: what it is and where (no verdict yet)."""
+    return _result(mirror, None)
+
+
 def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResult:
     decl = mirror.declaration
     return StatementResult(
@@ -437,6 +394,15 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
         return _result(mirror, mirror.status, reason=mirror.reason)
     guard = Guard(settings.statement_timeout, spent=mirror.build_seconds)
     started = time.monotonic()
+    if mirror.role == "theorem" and settings.symbolic and not mirror.bound_to:
+        settled = guard.call("presettle", presettle, mirror.statement)
+        if guard.failed:
+            return _error_result(mirror, guard.failure, guard.elapsed)
+        if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
+            return _result(mirror, settled.status, method=settled.method, reason=settled.reason,
+                           certificate=settled.certificate, examples=settled.examples,
+                           counterexample=settled.counterexample,
+                           duration=round(guard.elapsed, 3))
     symbolic = None
     if mirror.role == "theorem" and settings.symbolic:
         symbolic = guard.call("symbolic settle", settle_symbolically,
@@ -483,7 +449,25 @@ def _run_checks(mirror: Mirror, settings: CheckSettings, guard: Guard,
         time_budget=budget,
         max_reject_fraction=settings.max_reject_fraction,
         digest=mirror.source or "",
+        unfolded=_unfolded_function(mirror),
     )
+
+
+def _unfolded_function(mirror: Mirror) -> Callable | None:
+    """The property over Lean's own definitions of a theorem's bound kernels (``None``:
+    no kernel, or the unfolded statement does not print or draws other variables)."""
+    statement = mirror.unfolded
+    if not mirror.bound_to or statement is None or statement.bound:
+        return None
+    if [v.name for v in statement.variables] != [v.name for v in mirror.statement.variables]:
+        return None
+    try:
+        printed = print_property(statement)
+    except CodegenError:
+        return None
+    unfolded = Mirror(mirror.declaration, "ready", source=printed.source,
+                      function_name=printed.function_name)
+    return unfolded.load()
 
 
 def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
@@ -492,6 +476,9 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
     method = outcome.method
     if mirror.plan and mirror.plan.get("domains"):
         method = f"{method}; " + "; ".join(mirror.plan["domains"])
+    if mirror.plan and mirror.plan.get("solved"):  # mirror.sample.plan: drawn among solutions
+        method = f"{method}; {', '.join(mirror.plan['solved'])} drawn among (or computed " \
+                 "from) the exact solutions of the equation hypotheses"
     reason = outcome.reason
     if symbolic is not None:
         if status == "refuted":
@@ -511,6 +498,7 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
         reason=reason,
         method=method,
         duration=round(elapsed, 3),
+        accuracy=outcome.accuracy,
         certificate=certify(mirror, outcome) if status == "refuted" else None,
     )
 
@@ -523,7 +511,7 @@ def selects(token: str, mirror: Mirror) -> bool:
             or mirror.module == token or mirror.module.startswith(token + "."))
 
 
-def _with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
+def with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
     """A refuted row's replay command; a composite's replays the instance that refuted it."""
     if not (mirror.instances and result.mirror_status == "refuted"):
         return attach_replay(result, project)
@@ -541,6 +529,29 @@ def extract_project(project: Path, method: str = "auto") -> Extraction:
     from bridge.extraction import extract
 
     return extract(project, method=method)
+
+
+def run_meta(extracted: dict, method: str, project: Path, settings: CheckSettings,
+             bindings: list, catalog: Any) -> dict[str, Any]:
+    """The report's ``meta``: the extraction's, the tool, the settings and the bindings."""
+    meta = dict(extracted)
+    meta.update(
+        tool="leanmirror",
+        version=__version__,
+        method=extracted.get("method", method),
+        kernel=bool(extracted.get("kernel", False)),
+        project=str(project),
+        generated_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        settings={
+            "max_examples": settings.max_examples,
+            "sweep": settings.sweep,
+            "seed": settings.seed,
+        },
+        bindings=bindings,
+    )
+    if catalog is not None:
+        meta["catalog"] = catalog
+    return meta
 
 
 def run(
@@ -561,28 +572,12 @@ def run(
                if not select or any(selects(token, m) for token in select)]
     results = []
     for mirror in mirrors:
-        result = _with_replay(check_mirror(mirror, settings), mirror, project)
+        result = with_replay(check_mirror(mirror, settings), mirror, project)
         results.append(result)
         if progress is not None:
             progress(result)
-    meta = dict(extraction.meta)
-    meta.update(
-        tool="leanmirror",
-        version=__version__,
-        method=extraction.meta.get("method", method),
-        kernel=bool(extraction.meta.get("kernel", False)),
-        project=str(project),
-        generated_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        settings={
-            "max_examples": settings.max_examples,
-            "sweep": settings.sweep,
-            "seed": settings.seed,
-        },
-        bindings=binding_rows(registry),
-    )
-    catalog = catalog_rows(registry.config)
-    if catalog is not None:
-        meta["catalog"] = catalog
+    meta = run_meta(extraction.meta, method, project, settings, binding_rows(registry),
+                    catalog_rows(registry.config))
     problems = registry.problems + [e for n, e in registry.errors.items()
                                     if n not in extraction.by_name()]
     return RunResult(meta, results, list(extraction.diagnostics) + problems, mirrors)
@@ -590,46 +585,18 @@ def run(
 
 def show(project: Path, name: str, method: str = "auto",
          statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT) -> str:
-    """The statement, its sympy form and the generated NumPy source of one declaration."""
+    """The statement, its sympy form and the generated NumPy source of one declaration
+    (built in this process; ``leanmirror show`` builds it in a worker, :mod:`mirror.product.runner`)."""
+    from mirror.product.showing import show_mirrors
+
     extraction = extract_project(Path(project), method)
-    mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
-    mirrors += [i for m in mirrors for i in m.instances]
-    matches = [m for m in mirrors if m.name == name or m.name.endswith("." + name)]
-    if not matches:
-        raise InvalidArgument(
-            f"show: no theorem or bound definition named {name!r} in {project}; "
-            f"try one of: {', '.join(sorted(m.name for m in mirrors)[:8])} …"
-        )
-    parts = []
-    for mirror in matches:
-        decl = mirror.declaration
-        parts.append(f"# {mirror.name}  ({decl.module}, {decl.range})")
-        parts.append(f"lean status:   {decl.lean_status}")
-        parts.append(f"mirror status: {mirror.status}" + (f" — {mirror.reason}" if mirror.reason else ""))
-        if mirror.instances:
-            parts.append("carriers:      " + "; ".join(m.carrier or "" for m in mirror.instances))
-        parts.append("")
-        parts.append("Lean:")
-        parts.append("    " + _statement_text(decl).replace("\n", "\n    "))
-        if mirror.sympy_text:
-            parts.append("")
-            parts.append("sympy:")
-            parts.append("    " + mirror.sympy_text)
-        if mirror.bound_to:
-            parts.append("")
-            parts.append("bound to: " + ", ".join(mirror.table[n].implementation
-                                                  for n in mirror.bound_to))
-        if mirror.source:
-            parts.append("")
-            parts.append("NumPy property:")
-            parts.append(mirror.source.rstrip())
-        parts.append("")
-    return "\n".join(parts)
+    return show_mirrors(project, name, build_mirrors(extraction, statement_timeout=statement_timeout))
 
 
 __all__ = [
     "CheckSettings",
     "Mirror",
+    "base_row",
     "RunResult",
     "build_mirrors",
     "check_mirror",

@@ -108,7 +108,7 @@ def replay(mirror: Any, text: str) -> Replay:
     deciding it exactly as a check does (:class:`mirror.judge.checks.Judge`)."""
     from mirror.bind.binding import runtime_bindings
     from mirror.judge.checks import (FLOAT_ONLY, FLOAT_TOLERANCE, PASS, REFUTED, REJECT, Judge,
-                                     Outcome, Tally, evaluate, holds)
+                                     Outcome, Tally, conformance_adapter, evaluate, holds)
     from mirror.judge.exact import as_batch
     from mirror.evaluate.runtime import NumpyRuntime
 
@@ -118,6 +118,13 @@ def replay(mirror: Any, text: str) -> Replay:
     example = example_from_json(mirror.plan, text, mirror.name)
     function = mirror.load()
     bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
+    adapter = conformance_adapter(mirror.name, bindings)
+    if adapter is not None:  # a kernel's conformance is judged on its accuracy
+        from mirror.judge.accuracy import replay_conformance
+
+        verdict, err, method = replay_conformance(function, mirror.plan, adapter, bindings,
+                                                  example)
+        return Replay(mirror.name, verdict, err, method)
     rt = NumpyRuntime(1, mirror.plan["settings"]["nat_domain"], FLOAT_TOLERANCE, bindings)
     valid, hyp, concl = evaluate(function, mirror.plan, as_batch(example, mirror.plan), rt)
     if hyp is None or not valid[0] or rt.impl_nonfinite[0]:

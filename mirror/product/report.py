@@ -22,7 +22,7 @@ import jinja2
 
 from bridge.declaration import LEAN_STATUSES, Diagnostic
 from bridge.errors import InvalidArgument
-from mirror.judge.fileio import write_json_atomic, write_text_atomic
+from mirror.product.publish import ReportWriteError, publish_report
 from mirror.product.rendering import template_environment
 from mirror.judge.result import MIRROR_STATUSES, StatementResult
 
@@ -36,8 +36,10 @@ REPORT_FORMAT_VERSION = 1
 _KERNEL_METHODS = ("exporter", "dojo")
 _MIRROR_COLORS = {
     "symbolic": "#2b8a3e",
+    "certified": "#40c057",
     "tested": "#69db7c",
     "refuted": "#e03131",
+    "vacuous": "#fab005",
     "inconclusive": "#f59f00",
     "untranslatable": "#868e96",
     "unbound": "#c0c6cc",
@@ -155,7 +157,7 @@ def _mirror_key(result: StatementResult) -> str:
 def _module_row(module: str, results: list[StatementResult]) -> dict[str, Any]:
     lean = Counter(r.lean_status for r in results)
     mirror = Counter(_mirror_key(r) for r in results)
-    checked = mirror["symbolic"] + mirror["tested"]
+    checked = mirror["symbolic"] + mirror["certified"] + mirror["tested"]
     kernel = lean["proved"] + lean["proved-extra-axioms"]
     return {
         "module": module,
@@ -522,8 +524,9 @@ def write_report(
     """Write the report of ``run`` into ``out_dir``; returns ``{format: path}``.
 
     ``run`` is a ``RunResult`` or ``(meta, results, diagnostics)``. Every file is rendered
-    completely before anything is written, and each is written atomically, so an error or
-    an interrupt leaves the previous report intact.
+    completely, written into a fresh directory and the set swapped in whole
+    (:func:`mirror.product.publish.publish_report`), so an error, a full disk or a kill
+    leaves the previous report set intact, never a mix of the two.
     """
     if isinstance(formats, str):
         formats = (formats,)
@@ -544,15 +547,9 @@ def write_report(
             rendered[fmt] = render_markdown(report)
         else:
             rendered[fmt] = render_html(report)
-    written: dict[str, Path] = {}
-    for fmt, content in rendered.items():
-        path = out / REPORT_FILES[fmt]
-        if isinstance(content, dict):
-            write_json_atomic(path, content)
-        else:
-            write_text_atomic(path, content)
-        written[fmt] = path
-    return written
+    paths = publish_report(out, {REPORT_FILES[fmt]: content for fmt, content in rendered.items()},
+                           family=REPORT_FILES.values())
+    return {fmt: paths[REPORT_FILES[fmt]] for fmt in rendered}
 
 
 __all__ = [
@@ -560,8 +557,10 @@ __all__ = [
     "NO_MIRROR",
     "REPORT_FILES",
     "REPORT_FORMAT_VERSION",
+    "ReportWriteError",
     "blocker_key",
     "build_report",
+    "publish_report",
     "render_html",
     "render_markdown",
     "write_report",

@@ -5,7 +5,8 @@ read through, definitions unfolded, ``k ∈ Finset.Icc a b`` split into its boun
 finite domain as :class:`~mirror.translate.vocabulary.FinAll` (or, over a small numeral domain, already
 expanded into its instances) — and never re-reads Lean syntax. What it understands:
 
-- a bound on one drawn scalar by the earlier ones: ``lhs < rhs`` / ``lhs ≤ rhs`` solved for the
+- a bound on one drawn scalar by the earlier ones (and on array entries, ``∀ k, |a k| ≤ 1``
+  drawn inside ``[-1, 1]``): ``lhs < rhs`` / ``lhs ≤ rhs`` solved for the
   latest-drawn variable that occurs linearly (``a + 1 ≤ b``, ``2 * k ≤ m``, ``x * e ≤ n``),
   ``|e| ≤ c`` as ``-c ≤ e ≤ c``, and an equation that is not a definition (``n = a + b`` over
   dimensions) as both bounds;
@@ -359,6 +360,14 @@ class Constraints:
         if type(atom) not in _ORDERS:
             return False
         lhs, rhs, strict = _ORDERS[type(atom)](atom)
+        if isinstance(lhs, sp.Abs):  # |a i| ≤ c  ⇔  a i ≤ c ∧ -c ≤ a i: drawn inside
+            return all([self._entry_bound(lhs.args[0], rhs, strict, dummies),
+                        self._entry_bound(-lhs.args[0], rhs, strict, dummies)])
+        return self._entry_bound(lhs, rhs, strict, dummies)
+
+    def _entry_bound(self, lhs: sp.Basic, rhs: sp.Basic, strict: bool, dummies: tuple) -> bool:
+        """``lhs < rhs`` (or ``≤``) as a bound on the entries of the array it reads at the
+        quantified indices."""
         target = lambda a: isinstance(a, V.Index) and a.args[1:] == dummies  # noqa: E731
         for array_at, upper, bound, scale in _solutions(lhs, rhs, target):
             entry = self.entries.get(self.names.get(array_at.args[0]), {})

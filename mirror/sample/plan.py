@@ -6,7 +6,9 @@ decided them) are turned into constructive constraints where their shape allows 
 (``0 < x``, ``0 ≤ m t ∧ m t ≤ 1``), orderings (``j ≤ i``), finite choices
 (``a = -1 ∨ a = 0 ∨ a = 1``), constant fills (``∀ t, θ t = 0``) and masked entries
 (``∀ i j, i ≤ j → A i j = 0``): :mod:`mirror.sample.constraints`. A variable the translator found
-defined by a hypothesis is copied or computed. Every hypothesis is still evaluated on every
+defined by a hypothesis is copied or computed; a variable that an exactly solved system of
+equation hypotheses pins to finitely many values is drawn among them (:mod:`mirror.sample.solve`;
+the plan's ``"solved"`` lists them). Every hypothesis is still evaluated on every
 draw, so a constraint the planner misreads can only cost rejected draws, never a wrong verdict.
 
 Implicit dimension binders (``{T Dk Dv : ℕ}``, or any ℕ variable used in a ``Fin``) are drawn
@@ -19,9 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import sympy as sp
+
 from mirror.translate.codegen import parameter_names
 from mirror.sample.constraints import Constraints, expr_tree, integral_tree, tree_vars
 from mirror.sample.ranges import INTEGER_KINDS as _INTEGER_KINDS
+from mirror.sample.solve import linear_parametrization, solve_statement
 from mirror.translate.translation import Statement
 from mirror.translate.types import Ty
 
@@ -147,6 +152,7 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
         elif constraints.constrain(hyp):
             constructive.append(label)
     _propagate(entries, order)
+    solved = _solved_choices(statement, entries, order)
     return {
         "version": 1,
         "settings": {
@@ -160,7 +166,68 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
         "variables": [entries[n] for n in order],
         "constructive": constructive,
         "hypotheses": [label for label, _ in statement.hypotheses],
+        "solved": solved,
     }
+
+
+def _exact_choice(value, kind: str) -> int | float | None:
+    """A solution value as a draw takes it exactly: an integer, or for a real a dyadic rational
+    (exact as a float); ``None`` otherwise."""
+    if value.is_Integer:
+        return int(value)
+    if kind == "real" and value.is_Rational and value.q & (value.q - 1) == 0 and value.q < 2 ** 50:
+        return float(value)
+    return None
+
+
+def _parametrized(statement: Statement, entries: dict, order: list[str]) -> list[str]:
+    """Variables an under-determined linear system computes from earlier draws (a bound tree,
+    as for a definition)."""
+    try:
+        found = linear_parametrization(statement, order)
+    except (ValueError, TypeError, NotImplementedError, sp.polys.polyerrors.BasePolynomialError):
+        return []
+    names = {v.symbol: v.name for v in statement.variables}
+    computed = []
+    for name, expr in found.items():
+        entry = entries[name]
+        # not ℕ: a difference of draws may be negative, which no ℕ value is
+        if entry.get("kind") not in ("int", "real") \
+                or {"value", "copy", "choices"} & set(entry):
+            continue
+        tree = expr_tree(expr, names, entries)
+        if tree is None or (entry["kind"] in _INTEGER_KINDS and not integral_tree(tree, entries)):
+            continue
+        entry["value"] = tree
+        computed.append(name)
+    return computed
+
+
+def _solved_choices(statement: Statement, entries: dict, order: list[str]) -> list[str]:
+    """Variables an exactly solved system of equation hypotheses pins to finitely many values
+    (:mod:`mirror.sample.solve`) are drawn among those values (the others as before): the
+    draws then satisfy the equations instead of missing them. Returns the variables so drawn."""
+    try:
+        solutions = solve_statement(statement)
+    except (ValueError, TypeError, NotImplementedError, ZeroDivisionError,
+            sp.polys.polyerrors.BasePolynomialError):
+        return []  # sympy gave up: the draws go on as before
+    if solutions is None:
+        return _parametrized(statement, entries, order)
+    if solutions.vacuous is not None or not solutions.candidates:
+        return []
+    drawn = []
+    for name in solutions.solved:
+        entry = entries.get(name)
+        if entry is None or entry.get("kind") not in ("nat", "int", "real") \
+                or {"value", "copy", "choices"} & set(entry):
+            continue
+        values = {_exact_choice(c[name], entry["kind"]) for c in solutions.candidates}
+        if None in values:
+            continue
+        entry["choices"] = sorted(values)
+        drawn.append(name)
+    return drawn
 
 
 def _define(definition, statement: Statement, entries: dict, order: list[str]) -> None:

@@ -16,6 +16,8 @@ from hypothesis.extra import numpy as hnp
 from mirror.sample.extremes import force_extremes, with_extremes
 from mirror.sample.plan import PlanSettings, plan_statement
 from mirror.sample.ranges import INTEGER_KINDS, Range, element_range, evaluate_tree, scalar_range, size
+from mirror.sample.wide import (sample_sizes, sample_wide, wide_arrays, wide_dtype, wide_reals,
+                                wide_sizes)
 
 _RELS = {"lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
          "eq": np.equal, "ne": np.not_equal}
@@ -144,15 +146,24 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
         return st.just(value.item() if isinstance(value, np.generic | np.ndarray) else value)
     if "choices" in entry:
         return st.sampled_from(entry["choices"])
+    wide = wide_dtype(settings)
     if kind in INTEGER_KINDS or kind in ("real", "ennreal"):
         span = scalar_range(entry, values, settings)
-        return with_extremes(_range_strategy(span, kind, entry["hi"]), span, kind, settings)
+        if wide and entry["dimension"] and not span.empty():
+            return wide_sizes(int(span.lo), int(span.hi))
+        return with_extremes(_range_strategy(span, kind, entry["hi"], wide), span, kind,
+                             settings)
     if kind == "array":
         shape = tuple(size(s, values, settings) for s in entry["shape"])
         elements = _element_strategy(entry, settings, values)
         dtype = {"real": float, "complex": complex, "nat": np.int64, "int": np.int64,
                  "fin": np.int64, "bool": bool, "ennreal": float}[entry["elem"]]
-        arr = hnp.arrays(dtype, shape, elements=elements)
+        span = element_range(entry, values, settings) if entry["elem"] == "real" else None
+        if wide and span is not None and "fill" not in entry and not span.empty():
+            arr = wide_arrays(shape, elements, float(span.lo), float(span.hi),
+                              bool(span.lo_strict), bool(span.hi_strict), wide)
+        else:
+            arr = hnp.arrays(dtype, shape, elements=elements)
         rules = entry.get("set_where", [])
         return arr.map(lambda a: _apply_set_where(a, rules, values))
     return _free_strategy(kind, settings)
@@ -169,13 +180,18 @@ def _free_strategy(kind: str, settings: dict) -> st.SearchStrategy:
     raise ValueError(f"no strategy for kind {kind!r}")
 
 
-def _range_strategy(span: Range, kind: str, upper) -> st.SearchStrategy:
-    """Integers or reals in ``span`` (nothing when it is empty)."""
+def _range_strategy(span: Range, kind: str, upper, wide: str | None = None
+                    ) -> st.SearchStrategy:
+    """Integers or reals in ``span`` (nothing when it is empty); ``wide``: the dtype of the
+    wide draws (:mod:`mirror.sample.wide`) for reals."""
     if span.empty():
         return st.nothing()
     if kind in INTEGER_KINDS:
         return st.integers(int(span.lo), int(span.hi))
-    finite = _reals(float(span.lo), float(span.hi), bool(span.lo_strict), bool(span.hi_strict))
+    ends = (float(span.lo), float(span.hi), bool(span.lo_strict), bool(span.hi_strict))
+    if wide and kind == "real":
+        return wide_reals(*ends, wide)
+    finite = _reals(*ends)
     return _with_top(finite, kind, upper)
 
 
@@ -186,7 +202,8 @@ def _element_strategy(entry: dict, settings: dict, values: dict) -> st.SearchStr
     if elem in ("complex", "bool"):
         return _free_strategy(elem, settings)
     span = element_range(entry, values, settings)
-    return with_extremes(_range_strategy(span, elem, entry.get("elem_hi")), span, elem, settings)
+    return with_extremes(_range_strategy(span, elem, entry.get("elem_hi"), wide_dtype(settings)),
+                         span, elem, settings)
 
 
 #: Share of ``ℝ≥0∞`` draws that are ``⊤`` (``inf``).
@@ -228,14 +245,15 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
             # one dimension per batch: arrays of one batch share their shapes
             firsts = {k: v[0] if isinstance(v, np.ndarray) else v for k, v in values.items()}
             span = scalar_range(entry, firsts, settings)
-            values[name] = np.full(batch, rng.integers(span.lo, max(span.lo, span.hi) + 1),
-                                   dtype=np.int64)
+            drawn = (sample_sizes(rng, span.lo, max(span.lo, span.hi)) if wide_dtype(settings)
+                     else rng.integers(span.lo, max(span.lo, span.hi) + 1))
+            values[name] = np.full(batch, drawn, dtype=np.int64)
             valid &= not span.empty()
         elif kind in INTEGER_KINDS or kind in ("real", "ennreal"):
             span = scalar_range(entry, values, settings)
             valid &= ~np.broadcast_to(span.empty(), (batch,))
-            values[name] = force_extremes(rng, _sample_range(rng, span, (batch,), kind, entry["hi"]),
-                                          span, kind, settings)
+            drawn = _sample_range(rng, span, (batch,), kind, entry["hi"], wide_dtype(settings))
+            values[name] = force_extremes(rng, drawn, span, kind, settings)
         elif kind == "array":
             firsts = {k: (v[0] if isinstance(v, np.ndarray) else v) for k, v in values.items()}
             shape = tuple(size(s, firsts, settings) for s in entry["shape"])
@@ -252,14 +270,15 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
 def _sample_free(rng, kind: str, shape: tuple, settings: dict) -> np.ndarray:
     """Complex numbers and booleans (:func:`_free_strategy`'s sets)."""
     if kind == "complex":
-        bound = settings["real_bound"]
+        bound = min(settings["real_bound"], 1e300)  # (a wide plan's bound is float64's max)
         return rng.uniform(-bound, bound, shape) + 1j * rng.uniform(-bound, bound, shape)
     if kind == "bool":
         return rng.random(shape) < 0.5
     raise ValueError(f"no sampler for kind {kind!r}")
 
 
-def _sample_range(rng, span: Range, shape: tuple, kind: str, upper) -> np.ndarray:
+def _sample_range(rng, span: Range, shape: tuple, kind: str, upper,
+                  wide: str | None = None) -> np.ndarray:
     """Uniform draws in ``span`` (bounds per draw along the leading axis), with the special
     values of :func:`_special_mix` for reals. Draws of an empty range are garbage (the caller
     masks them)."""
@@ -274,6 +293,12 @@ def _sample_range(rng, span: Range, shape: tuple, kind: str, upper) -> np.ndarra
         width = np.maximum(hi - lo + 1, 1)
         return (lo + np.floor(rng.random(shape) * width)).astype(np.int64)
     lo_strict, hi_strict = spread(span.lo_strict).astype(bool), spread(span.hi_strict).astype(bool)
+    if wide and kind == "real":
+        narrow_lo, narrow_hi = np.maximum(lo, -5.0), np.minimum(hi, 5.0)
+        narrow_hi = np.where(narrow_lo < narrow_hi, narrow_hi, hi)
+        narrow_lo = np.where(narrow_lo < narrow_hi, narrow_lo, lo)
+        x = narrow_lo + rng.random(shape) * (narrow_hi - narrow_lo)
+        return sample_wide(rng, x, lo, hi, lo_strict, hi_strict, wide)
     x = _special_mix(rng, lo + rng.random(shape) * (hi - lo), lo, hi, lo_strict, hi_strict)
     return _mix_top(rng, x, kind, upper)
 
@@ -300,7 +325,7 @@ def _sample_elements(entry: dict, rng, shape: tuple, settings: dict,
     if elem in ("complex", "bool"):
         return _sample_free(rng, elem, shape, settings), False
     span = element_range(entry, values, settings)
-    drawn = _sample_range(rng, span, shape, elem, entry.get("elem_hi"))
+    drawn = _sample_range(rng, span, shape, elem, entry.get("elem_hi"), wide_dtype(settings))
     return force_extremes(rng, drawn, span, elem, settings), span.empty()
 
 

@@ -28,6 +28,7 @@ from bridge.declaration import Declaration
 from bridge.parser import parse_term
 from mirror.translate.lean_terms import fresh_name
 from mirror.translate.translation import Untranslatable
+from mirror.translate.values import is_prop_type
 
 #: The carrier table (classes → carriers), shipped with leanmirror.
 CARRIERS_FILE = Path(__file__).resolve().parent / "data" / "carriers.toml"
@@ -249,7 +250,10 @@ def _without_unused(decl: Declaration, params: list[str]) -> Declaration:
         changed = False
         for index, binder in typed:
             mentions = set(T.free_vars(binder.type))
-            if last[binder.name] == index and binder.name in relevant and not mentions <= relevant:
+            # a hypothesis about a relevant variable is relevant itself: dropping it would make
+            # the statement stronger than Lean's (a refutation of it would be unsound)
+            used = binder.name in relevant or (is_prop_type(binder.type) and mentions & relevant)
+            if last[binder.name] == index and used and not mentions <= relevant:
                 relevant |= mentions
                 changed = True
     unused = set(params) - relevant

@@ -54,8 +54,8 @@ class UnknownConstant(Untranslatable):
     def __init__(self, name: str) -> None:
         super().__init__(
             f"constant {name}",
-            "it is not in mirror.translate.vocabulary.FUNCTIONS and the project does not define it; "
-            "add it there or bind an implementation",
+            "leanmirror has no translation of it and the project does not define it; bind it "
+            "in the project ([tool.leanmirror.bindings] in its pyproject.toml or leanmirror.toml)",
         )
         self.name = name
 

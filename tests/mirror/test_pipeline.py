@@ -32,7 +32,7 @@ def planted_results():
         ("nat_sub_add_junk", "refuted"),
         ("natPred_succ", "refuted"),
         ("weight_sum_two", "refuted"),
-        ("rare_hypothesis", "inconclusive"),
+        ("rare_hypothesis", "symbolic"),  # solved exactly: x = ±√2 (mirror.sample.solve)
     ],
 )
 def test_planted_statements_get_exactly_the_right_verdict(planted_results, name, expected):

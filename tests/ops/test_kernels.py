@@ -313,8 +313,14 @@ def test_scalar_functions() -> None:
     assert np.allclose(ops.softplus(x), np.log1p(np.exp(x)), rtol=1e-13, atol=0)
     assert np.isfinite(ops.softplus(np.array([1000.0]))).all()
     assert ops.softplus(np.array([1000.0]))[0] == 1000.0
-    want = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
-    assert np.allclose(ops.gelu_tanh(x), want, rtol=1e-14, atol=1e-300)
+    # against mpmath at 350 digits: 1 + tanh(u) cancels for x < 0 (to 1e-292 at x = -20.8)
+    import mpmath
+
+    with mpmath.workdps(350):
+        want = np.array([float(v / 2 * (1 + mpmath.tanh(mpmath.sqrt(2 / mpmath.pi) * (
+            v + mpmath.mpf(44715) / 10 ** 6 * v ** 3)))) for v in map(mpmath.mpf, x)])
+    # (rtol 1e-13: at x = -20, e^{-2u} with |2u| ≈ 600 carries |2u| eps of the input's rounding)
+    assert np.allclose(ops.gelu_tanh(x), want, rtol=1e-13, atol=1e-300)
 
 
 @settings(max_examples=40, deadline=None)

@@ -159,11 +159,11 @@ def test_report_on_a_fresh_project_outside_the_repository(fresh_project, tmp_pat
     assert rows["Toy.prefixSum.conformance"]["mirror_status"] == "refuted"
     assert rows["Toy.prefixSum.conformance"]["counterexample"]["i"] == 0
     assert rows["Toy.relu.conformance"]["mirror_status"] == "tested"
-    # the right softmax kernel at τ → 0⁺: Lean's definition overflows in float64, 50 digits
-    # agree with the kernel, so the row is inconclusive, never refuted
+    # the stable softmax kernel at τ → 0⁺: s / τ overflows to ∞ and ∞ − ∞ is NaN, where
+    # Lean's value (computed exactly) is a real number: ℝ has no NaN, the row is refuted
     attn = rows["Toy.attn.conformance"]
-    assert attn["mirror_status"] == "inconclusive", attn["reason"]
-    assert "50-digit re-evaluation does not confirm" in attn["reason"]
+    assert attn["mirror_status"] == "refuted", attn["reason"]
+    assert "the kernel returned nan where Lean's value is" in attn["reason"]
     assert "drawn with tau > 0.0, the domain of toyimpl.ops:attn" in attn["method"]
     assert all(s["mirror_status"] != "error" for s in rows.values())
 
@@ -239,12 +239,14 @@ def test_generated_mirrors_check_the_projects_own_kernels(fresh_project, pyteste
                                                            monkeypatch):
     """The pytest modules ``leanmirror generate`` writes call the user's functions (the
     project's configuration), not the bundled ones: the wrong kernel fails with its replay
-    command, the right ones pass."""
+    command, the right ones pass (the softmax kernel, drawn at τ → 0⁺ under the README's
+    ``tau > 0``, returns NaN there)."""
     run = _run_generated(pytester, monkeypatch, fresh_project)
-    run.assert_outcomes(passed=6, failed=3)
+    run.assert_outcomes(passed=5, failed=4)
     failed = sorted(line.split("::")[1].split(" ")[0] for line in run.outlines
                     if line.startswith("FAILED"))
-    assert failed == ["test_prop_Toy__prefixSum__conformance", "test_prop_Toy__prefixSum_succ",
+    assert failed == ["test_prop_Toy__attn__conformance",
+                      "test_prop_Toy__prefixSum__conformance", "test_prop_Toy__prefixSum_succ",
                       "test_prop_Toy__prefixSum_zero"]
     replay = f"replay: leanmirror check Toy.prefixSum_succ --project {fresh_project.resolve()} "
     assert any(replay in line for line in run.outlines)

@@ -60,8 +60,8 @@ def test_report_exits_1_on_a_refuted_row_and_lists_it_on_stderr(toy, capsys):
     refuted = [s["name"] for s in doc["statements"] if s["mirror_status"] == "refuted"]
     assert refuted  # the wrong prefix sum
     capsys.readouterr()
-    code = cli.main(["report", "--project", str(project), "--out", str(out), "--examples", "20",
-                     "--method", "scanner"])
+    code = cli.main(["report", "--project", str(project), "--out", str(out), "--examples", "30",
+                     "--method", "scanner"])  # the fixture's settings: the same verdicts
     err = capsys.readouterr().err
     assert code == EXIT_FINDINGS
     summary = [line for line in err.splitlines() if line.startswith("report: ") and "statements:" in line]
@@ -173,7 +173,7 @@ def test_check_explains_a_refuting_example(toy, capsys):
     assert code == EXIT_FINDINGS
     assert "inputs:" in out and "i = 0" in out
     assert "call: Toy.prefixSum(" in out and "toyimpl.ops:prefix_sum" in out
-    assert "implementation: 0.0" in out and "Lean's value: 1.0" in out
+    assert "implementation: 0.0" in out and "Lean's definition in float64: 1.0" in out
     assert out.strip().splitlines()[-1].startswith("verdict: refuted")
 
 

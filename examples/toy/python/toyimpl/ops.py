@@ -19,11 +19,15 @@ def prefix_sum(a: np.ndarray) -> np.ndarray:
 
 
 def logsumexp(x: np.ndarray) -> float:
-    """``log Σ exp x`` in the stable form; Lean's ``Real.log 0 = 0`` for an empty ``x``."""
+    """``log Σ exp x`` in the stable form, ``max + log1p(Σ_{others} exp(x - max))`` (``log``
+    of a sum near 1 would lose digits: 117 ulps at ``x = [-5, 0]``); Lean's ``Real.log 0 =
+    0`` for an empty ``x``."""
     if x.size == 0:
         return 0.0
-    top = np.max(x)
-    return float(top + np.log(np.sum(np.exp(x - top))))
+    at = int(np.argmax(x))
+    top = x[at]
+    rest = np.exp(np.delete(x, at) - top)
+    return float(top + np.log1p(np.sum(rest)))
 
 
 def attn(tau: np.ndarray, s: np.ndarray) -> np.ndarray:

@@ -1,0 +1,356 @@
+"""Verdicts reached before any draw: a proof over a box, or a solved system of hypotheses.
+
+Two attempts, in this order, each within its own time bound:
+
+- :func:`mirror.judge.boxes.certify` — a statement over a bounded box of reals is proved at
+  every point by branch-and-bound with Arb balls (``certified``, with the box cover as the
+  certificate, re-checked here by :mod:`mirror.judge.box_check` before it is reported);
+- :func:`mirror.sample.solve.membership_sets` — a set given by membership over ℕ is computed
+  on a bounded range and reported, and the row stays ``inconclusive`` (truncated: no draw
+  refutes from the sampled prefix);
+- :func:`mirror.sample.solve.solve_statement` — hypotheses whose solution set is computed
+  exactly (linear systems, polynomial equations in one unknown, substitutions, functional
+  definitions): no solution is ``vacuous`` (with the proof), and a finite, exactly known
+  solution set decides the statement at each solution (``symbolic`` with the method, or
+  ``refuted`` with the solution as the counterexample).
+
+- :func:`enumerate_points` — integer variables that the hypotheses bound to a small range are
+  decided at every point of it, exactly.
+
+``None`` means none applied: the statement goes to the draws as before.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from mirror.judge.box_check import check_box_certificate
+import sympy as sp
+from sympy.logic.boolalg import BooleanAtom
+
+from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, exact_bound,
+                                search)
+from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
+from mirror.translate.values import Statement
+
+
+@dataclass
+class Presettled:
+    """A verdict reached without drawing."""
+
+    status: str
+    method: str
+    reason: str | None = None
+    certificate: dict[str, Any] | None = None
+    counterexample: dict[str, Any] | None = None
+    examples: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+#: Values with more digits than this are not evaluated (a draw would not finish).
+MAX_DIGITS = 10 ** 6
+
+
+def _log10_size(expr: sp.Basic, probe: dict) -> float:
+    """An upper estimate of ``log10 |expr|`` (``probe``: the ``log10`` size of each variable),
+    computed in log space so that no large number is ever built."""
+    if expr in probe:
+        return probe[expr]
+    if expr.is_Integer or expr.is_Rational:
+        return math.log10(max(abs(int(expr.p)), 1))
+    args = [_log10_size(a, probe) for a in expr.args if isinstance(a, sp.Basic)]
+    if isinstance(expr, sp.Pow) and len(args) == 2:
+        base, exponent = args
+        value = 10 ** exponent if exponent < 300 else float("inf")
+        return value * base if base > 0 else 0.0
+    if isinstance(expr, sp.Mul):
+        return sum(args)
+    if isinstance(expr, sp.Add):
+        return max(args, default=0.0) + math.log10(max(len(args), 1))
+    return max(args, default=0.0)
+
+
+def _astronomical(statement: Statement) -> Presettled | None:
+    """A statement whose powers have more than :data:`MAX_DIGITS` digits at the values the
+    draws take (``10 ^ 10 ^ 10 ^ n``): no draw would finish, so none is run."""
+    probe = {v.symbol: math.log10(8) for v in statement.variables
+             if not v.ty.is_array and v.ty.kind in ("Nat", "Int", "PNat")}
+    for definition in statement.definitions:  # a defined variable is as large as its value
+        probe[definition.symbol] = _log10_size(definition.expr, probe)
+    parts = [h for _, h in statement.hypotheses] + [statement.conclusion]
+    if max((_log10_size(p, probe) for p in parts), default=0.0) <= MAX_DIGITS:
+        return None
+    return Presettled("inconclusive", "not evaluated",
+                      reason=f"its powers have more than {MAX_DIGITS:.0e} digits at the values "
+                             "drawn (a power tower): no example is evaluated")
+
+
+def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
+    """The verdict on ``statement`` that needs no draw, or ``None``."""
+    huge = _astronomical(statement)
+    if huge is not None:
+        return huge
+    certificate, point = search(statement, BoxBudget(seconds=seconds))
+    if point is not None:
+        refuted = _refuted_at(statement, point)
+        if refuted is not None:
+            return refuted
+    if certificate is not None and _only_hypothesis_leaves(certificate["tree"]):
+        return Presettled("vacuous", describe(certificate),
+                          reason="the hypotheses never hold: on every piece of the box one of "
+                                 "them is certainly false", certificate=certificate)
+    if certificate is not None:
+        problem = boxed(statement)
+        problems = check_box_certificate(certificate, problem.symbols, problem.hypotheses,
+                                         problem.conclusion)
+        if not problems:
+            return Presettled("certified", describe(certificate) + "; certificate re-checked",
+                              certificate=certificate)
+    truncated = _truncated_sets(statement, seconds)
+    if truncated is not None:
+        return truncated
+    solutions = solve_statement(statement, SolveBudget(seconds=seconds))
+    if solutions is not None:
+        decided = decide_solutions(statement, solutions)
+        if decided is not None:
+            return decided
+    return enumerate_points(statement, seconds)
+
+
+#: Integer kinds a finite range is enumerated over, with their least value.
+_ENUMERATED = {"Nat": 0, "PNat": 1, "Int": None}
+#: The most points :func:`enumerate_points` decides.
+MAX_POINTS = 3000
+
+
+def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
+    """A statement over integer scalars that its hypotheses bound to a small box (``x < 100``
+    over ℕ) is decided at every point of the box, exactly: ``symbolic`` when the conclusion
+    holds wherever the hypotheses do, ``refuted`` at the first point where it fails,
+    ``vacuous`` when no point satisfies the hypotheses. ``None`` when the box is unbounded,
+    too large, or a point is not decided within the time."""
+    variables = statement.variables
+    if not variables or any(v.ty.is_array or v.ty.kind not in _ENUMERATED for v in variables):
+        return None
+    hyps = [h for _, h in statement.hypotheses]
+    ranges = []
+    for v in variables:
+        lo, hi = exact_bound(hyps, v.symbol, upper=False), exact_bound(hyps, v.symbol, upper=True)
+        floor = _ENUMERATED[v.ty.kind]
+        if floor is not None:
+            lo = floor if lo is None else max(lo, floor)
+        if lo is None or hi is None:
+            return None
+        ranges.append(range(math.ceil(lo), math.floor(hi) + 1))
+    if math.prod(len(r) for r in ranges) > MAX_POINTS:
+        return None
+    deadline = time.monotonic() + seconds
+    satisfying = 0
+    for values in itertools.product(*ranges):
+        if time.monotonic() > deadline:
+            return None
+        point = {v.symbol: sp.Integer(x) for v, x in zip(variables, values)}
+        decided = [_decide_at(h, point) for h in hyps]
+        if None in decided:
+            return None
+        if not all(decided):
+            continue
+        satisfying += 1
+        holds = _decide_at(statement.conclusion, point)
+        if holds is None:
+            return None
+        if not holds:
+            return Presettled("refuted", "every point of the bounded integer range decided "
+                              "exactly", examples=satisfying,
+                              counterexample={v.name: x for v, x in zip(variables, values)},
+                              reason="counterexample decided by exact integer arithmetic: the "
+                                     "hypotheses hold and the conclusion fails")
+    box = " × ".join(f"[{r.start}, {r.stop - 1}]" for r in ranges)
+    if satisfying == 0:
+        return Presettled("vacuous", f"every point of {box} decided exactly",
+                          reason="the hypotheses never hold: no point of the range they bound "
+                                 f"({box}) satisfies them",
+                          certificate={"version": 1, "kind": "no-solution", "range": box})
+    return Presettled("symbolic", f"every point of {box} decided exactly (the hypotheses bound "
+                      f"the integers to it): the conclusion holds at the {satisfying} that "
+                      "satisfy them", examples=satisfying)
+
+
+def _exact_value(value: sp.Basic) -> int | float | str:
+    """A solution value for the counterexample record: an integer, a dyadic rational as the
+    float it is exactly, another rational as ``"p/q"``, an algebraic number as sympy text."""
+    if value.is_Integer:
+        return int(value)
+    if value.is_Rational and value.q & (value.q - 1) == 0:
+        return float(value)
+    return str(value)
+
+
+_ORDER_SIGNS = {sp.StrictLessThan: lambda sign: sign < 0, sp.LessThan: lambda sign: sign <= 0,
+                sp.StrictGreaterThan: lambda sign: sign > 0,
+                sp.GreaterThan: lambda sign: sign >= 0, sp.Equality: lambda sign: sign == 0,
+                sp.Unequality: lambda sign: sign != 0}
+
+
+def _sign(d: sp.Basic) -> int | None:
+    """The sign of a closed real expression, decided exactly or rigorously: a rational by
+    itself, zero by the minimal polynomial of an algebraic number (exact arithmetic in its
+    number field), a non-zero sign by an Arb enclosure that excludes ``0``."""
+    if d.is_Rational:
+        return 1 if d > 0 else -1 if d < 0 else 0
+    try:
+        ball_ = enclose(d, {})
+    except Undecidable:
+        ball_ = None
+    if ball_ is not None and (ball_ > 0 or ball_ < 0):
+        return 1 if ball_ > 0 else -1
+    if d.is_algebraic:
+        t = sp.Dummy("t")
+        try:
+            if sp.minimal_polynomial(d, t) == t:
+                return 0
+        except (NotImplementedError, sp.PolynomialError, ValueError):
+            return None
+    return None
+
+
+def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
+    """``prop`` at an exact point, never by sympy's floating comparison: relations by the
+    exact or rigorous sign of ``lhs - rhs`` (:func:`_sign`), connectives recursively, anything
+    else by sympy's exact evaluation at a rational point (Lean's vocabulary folds exactly on
+    numbers); ``None`` when that does not decide."""
+    if isinstance(prop, BooleanAtom):
+        return bool(prop)
+    if type(prop) in _ORDER_SIGNS:
+        d = (prop.lhs - prop.rhs).xreplace(point)
+        if d.free_symbols or not d.is_number:
+            return None
+        if d.is_extended_real is False:
+            return type(prop) is sp.Unequality
+        sign = _sign(d)
+        return None if sign is None else _ORDER_SIGNS[type(prop)](sign)
+    if isinstance(prop, (sp.And, sp.Or)):
+        parts = [_decide_at(arg, point) for arg in prop.args]
+        strong = isinstance(prop, sp.Or)
+        if strong in parts:
+            return strong
+        return None if None in parts else not strong
+    if isinstance(prop, sp.Not):
+        inner = _decide_at(prop.args[0], point)
+        return None if inner is None else not inner
+    if isinstance(prop, sp.Implies):
+        return _decide_at(sp.Or(sp.Not(prop.args[0]), prop.args[1]), point)
+    if all(v.is_Rational for v in point.values()):
+        value = prop.xreplace(point)
+        if not isinstance(value, BooleanAtom) and hasattr(value, "doit"):
+            value = value.doit()
+        if isinstance(value, BooleanAtom):
+            return bool(value)
+    return None
+
+
+def _only_hypothesis_leaves(tree: dict) -> bool:
+    if "leaf" in tree:
+        return tree["leaf"].startswith("hypothesis")
+    return all(_only_hypothesis_leaves(part) for part in tree["parts"])
+
+
+#: How far a set given by membership is computed (it stays truncated there).
+MEMBERSHIP_RANGE = 2000
+
+
+def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
+    """A statement with a set given by membership over ℕ (``∀ n, n ∈ S ↔ p n``): the draws
+    would check the condition only on the sampled prefix, where a wrong set (often ``∅``)
+    passes, so no draw may refute it. The set is computed on ``[0, MEMBERSHIP_RANGE)``
+    exactly and shown; the row is ``inconclusive`` (truncated: beyond the range the set is
+    not known, so neither a proof nor a refutation rests on it)."""
+    sets = membership_sets(statement)
+    if not sets:
+        return None
+    deadline = time.monotonic() + seconds
+    shown = []
+    for member in sets:
+        elements, limit = [], 0
+        for n in range(MEMBERSHIP_RANGE):
+            if time.monotonic() > deadline:
+                break
+            value = _decide_at(member.predicate, {member.index: sp.Integer(n)})
+            if value is None:
+                break
+            limit = n + 1
+            if value:
+                elements.append(n)
+        listed = ", ".join(map(str, elements[:12])) + (", …" if len(elements) > 12 else "")
+        shown.append(f"{member.label} gives the set {{{listed}}} ({len(elements)} element(s)) "
+                     f"on [0, {limit})")
+    return Presettled("inconclusive", "a set given by membership, computed exactly on a bounded "
+                      "range (truncated)",
+                      reason="; ".join(shown) + "; beyond that range the set is not known, so "
+                      "no refutation (nor proof) rests on it: a truncated set decides nothing")
+
+
+def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
+    """A counterexample the box search located, confirmed at the exact point (Arb signs)."""
+    symbols = {v.name: v.symbol for v in statement.variables}
+    at = {symbols[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
+    if not all(_decide_at(h, at) is True for _, h in statement.hypotheses):
+        return None
+    if _decide_at(statement.conclusion, at) is not False:
+        return None
+    how = ("branch-and-bound with Arb balls located a piece of the box where the conclusion "
+           "fails" if point else "Arb enclosures of the closed statement")
+    return Presettled("refuted", how, examples=1,
+                      counterexample={k: _exact_value(at[symbols[k]]) for k in point},
+                      reason="counterexample decided by Arb enclosures at an exact point: the "
+                             "hypotheses hold and the conclusion fails")
+
+
+def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled | None:
+    """The verdict the complete solution set of the equations gives, or ``None``."""
+    if solutions.vacuous is not None:
+        return Presettled("vacuous", "solved the hypotheses exactly (no draw needed)",
+                          reason=f"the hypotheses never hold: {solutions.vacuous}",
+                          certificate={"version": 1, "kind": "no-solution",
+                                       "equations": solutions.equations,
+                                       "proof": solutions.vacuous})
+    if solutions.free:
+        return None
+    symbols = {v.name: v.symbol for v in statement.variables}
+    shown = "; ".join(", ".join(f"{k} = {sp.sstr(v)}" for k, v in c.items())
+                      for c in solutions.candidates[:6])
+    satisfying, failing = 0, None
+    for candidate in solutions.candidates:
+        point = {symbols[k]: v for k, v in candidate.items()}
+        hyps = [_decide_at(h, point) for _, h in statement.hypotheses]
+        if None in hyps:
+            return None
+        if not all(hyps):
+            continue
+        satisfying += 1
+        holds = _decide_at(statement.conclusion, point)
+        if holds is None:
+            return None
+        if not holds and failing is None:
+            failing = candidate
+    how = (f"solved the hypotheses exactly (lex Gröbner basis; Lean's division split by "
+           f"cases), no draw needed: solution(s) {shown}")
+    if failing is not None:
+        return Presettled("refuted", how, examples=satisfying,
+                          counterexample={k: _exact_value(v) for k, v in failing.items()},
+                          reason="counterexample decided exactly at a solution of the "
+                                 "hypotheses: the hypotheses hold and the conclusion fails")
+    if satisfying == 0:
+        return Presettled("vacuous", how, reason="the hypotheses never hold: no solution of "
+                          "their equations satisfies all of them",
+                          certificate={"version": 1, "kind": "no-solution",
+                                       "equations": solutions.equations, "solutions": shown})
+    return Presettled("symbolic", how + f"; the conclusion holds at each of the {satisfying} "
+                      "that satisfy every hypothesis", examples=satisfying)
+
+
+__all__ = ["Presettled", "decide_solutions", "presettle"]

@@ -1,0 +1,71 @@
+"""Sampling within a bound implementation's documented domain (part of building a mirror).
+
+A binding may state the domain of its implementation per Lean parameter; the variables that
+feed it are drawn inside that domain, and the report says so next to the examples.
+"""
+
+from __future__ import annotations
+
+from bridge import term as T
+from bridge.declaration import Declaration
+from mirror.translate.translation import Translator
+
+
+def apply_domains(plan: dict, decl: Declaration, role: str, translator: Translator) -> list[str]:
+    """Draw the variables that feed a bound implementation within its documented domain.
+
+    Returns one note per restriction (the report states it next to the examples)."""
+    table = translator.table
+    entries = {e["name"]: e for e in plan["variables"]}
+    notes: list[str] = []
+
+    def restrict(var: str, spec: dict, where: str) -> None:
+        entry = entries.get(var)
+        if entry is None:
+            return
+        if entry["kind"] == "array" and entry.get("elem") in ("real", "nat", "int"):
+            if "lo" in spec:
+                entry["elem_lo"] = {"const": spec["lo"], "strict": bool(spec.get("strict"))}
+            if "hi" in spec:
+                entry["elem_hi"] = {"const": spec["hi"], "strict": bool(spec.get("hi_strict"))}
+            note = f"drawn with every entry of {var} in the domain of {where}"
+            if note not in notes:
+                notes.append(note)
+            return
+        if entry["kind"] not in ("real", "nat", "int"):
+            return
+        parts = []
+        if "lo" in spec:
+            entry["lo"].append({"const": spec["lo"], "strict": bool(spec.get("strict"))})
+            parts.append(f"{var} {'>' if spec.get('strict') else '≥'} {spec['lo']}")
+        if "hi" in spec:
+            entry["hi"].append({"const": spec["hi"], "strict": bool(spec.get("hi_strict"))})
+            parts.append(f"{var} {'<' if spec.get('hi_strict') else '≤'} {spec['hi']}")
+        note = f"drawn with {' and '.join(parts)}, the domain of {where}"
+        if parts and note not in notes:
+            notes.append(note)
+
+    if role == "conformance":
+        binding = table.get(decl.name)
+        for param, spec in (binding.domain if binding else {}).items():
+            restrict(param, spec, binding.implementation)
+        return notes
+    terms = [b.type for b in decl.binders if b.type is not None]
+    if decl.type is not None:
+        terms.append(decl.type)
+    for term in terms:
+        for node in T.walk(term):
+            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
+                continue
+            binding = table.get(node.fn.name)
+            target = translator.declarations.get(node.fn.name)
+            if binding is None or not binding.domain or target is None:
+                continue
+            params = [b.name for b in target.binders if b.info == "default"]
+            for param, arg in zip(params, node.args):
+                if param in binding.domain and isinstance(arg, T.Var):
+                    restrict(arg.name, binding.domain[param], binding.implementation)
+    return notes
+
+
+__all__ = ["apply_domains"]

@@ -1,0 +1,264 @@
+"""``report`` and ``show`` with every statement in a worker process, re-using cached rows.
+
+:func:`run_isolated` is :func:`mirror.product.pipeline.run` with the work moved out of the
+parent (:mod:`mirror.product.workers`): the parent only schedules and collects. It
+
+1. imports each module the project's configuration names in a worker (:func:`probe_modules`),
+   so a module that kills its worker at import (``os._exit``, a segfault) or never finishes
+   importing is named and refused afterwards: its bindings are ``error`` rows;
+2. surveys the project in a worker (extraction, registry, mirrors): per statement its base
+   row and cache key (:mod:`mirror.product.cache`);
+3. re-uses the cached row of every statement whose key is stored and checks the others in
+   the pool, each under a hard time limit; a worker's death is that statement's ``error``
+   row naming the cause.
+
+Rows come back in the survey's order whatever the number of workers, so the report is the
+same at ``--jobs 1`` and ``--jobs N``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from bridge.errors import InvalidArgument, LeanMirrorError
+from mirror.judge.result import StatementResult
+from mirror.product.cache import CACHE_DIR, DESCRIPTIVE, ResultCache
+from mirror.product.pipeline import CheckSettings, RunResult, run_meta, selects
+from mirror.product.showing import show_mirrors  # noqa: F401 - part of this interface
+from mirror.product.tasks import death_row
+from mirror.product.workers import Outcome, open_pool
+
+#: Seconds added to every hard limit (a worker's start, its first build).
+HARD_MARGIN = 10.0
+#: Hard limit of the survey (extraction and every mirror's build) when no statement limit is set.
+SURVEY_LIMIT = 3600.0
+
+
+class RunError(LeanMirrorError, RuntimeError):
+    """A run cannot go on (the survey of the project ended every worker)."""
+
+
+@dataclass
+class StatementInfo:
+    """One statement as the survey found it: enough to select, schedule and report it."""
+
+    name: str
+    module: str
+    status: str
+    #: Its row before any check (name, module, statement, location, …).
+    row: dict[str, Any]
+    key: str
+
+
+def hard_limit(settings: CheckSettings, build_seconds: float) -> float | None:
+    """The hard time limit of one statement's task: its own limit, the build it may have
+    to repeat in a fresh worker, and a margin."""
+    if settings.statement_timeout is None:
+        return None
+    return 1.25 * settings.statement_timeout + 2 * build_seconds + HARD_MARGIN
+
+
+def configured_modules(project: Path) -> tuple[list[str], list[str]]:
+    """``(modules, python_path)`` the project's configuration makes leanmirror import."""
+    from mirror.bind.config import read_config
+
+    config = read_config(project)
+    modules: list[str] = []
+    for spec in config.bindings:
+        for target in (spec.impl, spec.adapter):
+            if isinstance(target, str) and target.partition(":")[0] not in modules:
+                modules.append(target.partition(":")[0])
+    modules += [m for m in config.modules if m not in modules]
+    catalog = getattr(config, "catalog", None)
+    table = catalog.get("table") if isinstance(catalog, dict) else None
+    if isinstance(table, str) and table.partition(":")[0] not in modules:
+        modules.append(table.partition(":")[0])
+    return modules, [str(p) for p in config.python_path]
+
+
+def probe_modules(pool: Any, project: Path, limit: float | None) -> tuple[tuple[str, str], ...]:
+    """The configured modules whose import ends or hangs a worker, with the cause. ``limit``
+    is the import's own time; a worker's start (leanmirror's imports, a Ray worker's launch)
+    gets :data:`HARD_MARGIN` seconds more."""
+    modules, python_path = configured_modules(project)
+    if limit is not None:
+        limit += HARD_MARGIN
+    for module in modules:
+        pool.submit(module, "mirror.product.tasks:probe_import", (module, python_path),
+                    timeout=limit)
+    poisoned = []
+    for _ in modules:
+        outcome = pool.next()
+        if outcome is not None and outcome.death is not None:
+            poisoned.append((outcome.key, outcome.describe()))
+    return tuple(sorted(poisoned))
+
+
+def survey(pool: Any, project: Path, method: str, settings: CheckSettings
+           ) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
+    """The survey of ``project`` (run in a worker) and the modules it must not import."""
+    probe_limit = settings.statement_timeout
+    poisoned = probe_modules(pool, project, probe_limit)
+    limit = SURVEY_LIMIT if settings.statement_timeout is None else max(
+        SURVEY_LIMIT / 6, 5 * settings.statement_timeout)
+    pool.submit("survey", "mirror.product.tasks:survey",
+                (str(project), method, settings.statement_timeout, poisoned, settings),
+                timeout=limit)
+    outcome = pool.next()
+    if outcome is None or not outcome.ok:
+        cause = outcome.describe() if outcome is not None else "no outcome"
+        raise RunError(f"project {str(project)!r}: extracting it and building its mirrors "
+                       f"failed in a worker ({cause}); run `leanmirror bindings` to see "
+                       "which binding fails")
+    for category, message in outcome.value.get("warnings", ()):
+        warnings.warn(message, category, stacklevel=2)  # the worker's, shown by the parent
+    return outcome.value, poisoned
+
+
+def statement_infos(found: dict[str, Any], select: Iterable[str] | None = None
+                    ) -> list[StatementInfo]:
+    infos = [StatementInfo(**entry) for entry in found["statements"]]
+    tokens = [t for t in (select or []) if t]
+    return [i for i in infos if not tokens or any(selects(t, i) for t in tokens)]
+
+
+def _reused(row: dict[str, Any], at: str, current: dict[str, Any]) -> StatementResult:
+    result = StatementResult.from_json(row)
+    for name in DESCRIPTIVE:
+        if name in current:
+            setattr(result, name, current[name])
+    result.cached = at
+    return result
+
+
+def _row(outcome: Outcome, info: StatementInfo) -> dict[str, Any]:
+    if outcome.ok:
+        return outcome.value
+    return death_row(info.row, outcome.describe())
+
+
+def run_isolated(
+    project: str | Path,
+    *,
+    method: str = "auto",
+    settings: CheckSettings | None = None,
+    select: list[str] | None = None,
+    progress: Callable[[StatementResult], None] | None = None,
+    jobs: int | None = None,
+    ray: str | None = None,
+    cache: bool = True,
+    cache_dir: str | Path | None = None,
+) -> RunResult:
+    """Check every statement of ``project`` in worker processes; see the module docstring.
+
+    ``jobs``: workers (default: all cores); ``ray``: a Ray cluster address (or ``"local"``);
+    ``cache=False`` recomputes every row (and stores the new ones)."""
+    project = Path(project)
+    if not project.is_dir():
+        raise InvalidArgument(f"project: {str(project)!r} is not a directory; expected a "
+                              "Lake project")
+    settings = settings or CheckSettings()
+    store = ResultCache(Path(cache_dir) if cache_dir else project / CACHE_DIR)
+    pool = open_pool(jobs, ray)
+    finished = False
+    try:
+        found, poisoned = survey(pool, project, method, settings)
+        infos = statement_infos(found, select)
+        rows = _collect(pool, infos, found, poisoned, project, method, settings,
+                        store if cache else None, store, progress)
+        finished = True
+    finally:
+        pool.close(finished)
+        store.close()
+    results = [rows[i.name] for i in infos]
+    meta = run_meta(found["meta"], method, project, settings, found["bindings"],
+                    found["catalog"])
+    meta["cache"] = {"directory": str(store.directory), "enabled": cache,
+                     "reused": sum(r.cached is not None for r in results),
+                     "computed": sum(r.cached is None for r in results)}
+    problems = found["problems"] + [f"{m}: {cause}" for m, cause in poisoned] + store.warnings
+    return RunResult(meta, results, found["diagnostics"] + problems, [])
+
+
+def _collect(pool: Any, infos: list[StatementInfo], found: dict[str, Any],
+             poisoned: tuple, project: Path, method: str, settings: CheckSettings,
+             reading: ResultCache | None, writing: ResultCache,
+             progress: Callable[[StatementResult], None] | None) -> dict[str, StatementResult]:
+    """Every statement's row: re-used from the cache, or checked in the pool."""
+    rows: dict[str, StatementResult] = {}
+    by_name = {i.name: i for i in infos}
+    limit = hard_limit(settings, found["seconds"])
+    waiting = 0
+    for info in infos:
+        hit = reading.get(info.key) if reading is not None else None
+        if hit is not None:
+            rows[info.name] = _reused(hit[0], hit[1], info.row)
+            if progress is not None:
+                progress(rows[info.name])
+            continue
+        pool.submit(info.name, "mirror.product.tasks:check",
+                    (str(project), method, settings.statement_timeout, poisoned, info.name,
+                     settings), timeout=limit)
+        waiting += 1
+    for _ in range(waiting):
+        outcome = pool.next()
+        if outcome is None:
+            break
+        info = by_name[outcome.key]
+        row = _row(outcome, info)
+        if outcome.ok:
+            writing.put(info.key, row)
+        rows[info.name] = StatementResult.from_json(row)
+        if progress is not None:
+            progress(rows[info.name])
+    return rows
+
+
+def show_isolated(project: str | Path, name: str, method: str = "auto",
+                  statement_timeout: float | None = None) -> str:
+    """``leanmirror show``: the mirrors built in a worker; a worker's death is one error."""
+    settings = CheckSettings(statement_timeout=statement_timeout)
+    with open_pool(1) as pool:
+        poisoned = probe_modules(pool, Path(project), statement_timeout)
+        pool.submit("show", "mirror.product.tasks:show_text",
+                    (str(project), name, method, statement_timeout, poisoned),
+                    timeout=hard_limit(settings, 60.0))
+        outcome = pool.next()
+    if outcome is None or not outcome.ok:
+        cause = outcome.describe() if outcome is not None else "no outcome"
+        if outcome is not None and outcome.error and outcome.error.startswith("InvalidArgument"):
+            raise InvalidArgument(outcome.error.partition(": ")[2])
+        raise RunError(f"show {name}: building the mirrors of {project} failed in a worker "
+                       f"({cause})")
+    text = outcome.value
+    for module, cause in poisoned:
+        text += f"\nnote: module {module} was not imported: {cause}\n"
+    return text
+
+
+def bindings_isolated(project: str | Path, method: str = "auto",
+                      timeout: float | None = 120.0) -> dict[str, Any]:
+    """``leanmirror bindings``' table, read in a worker; a module that ends a worker at
+    import is one problem line naming it."""
+    with open_pool(1) as pool:
+        poisoned = probe_modules(pool, Path(project), timeout)
+        pool.submit("bindings", "mirror.product.tasks:binding_table",
+                    (str(project), method, poisoned), timeout=None if timeout is None
+                    else 5 * timeout)
+        outcome = pool.next()
+    if outcome is None or not outcome.ok:
+        cause = outcome.describe() if outcome is not None else "no outcome"
+        raise RunError(f"bindings: reading the bindings of {project} failed in a worker "
+                       f"({cause})")
+    table = outcome.value
+    table["problems"] += [f"module {m} ended a worker at import ({cause})"
+                          for m, cause in poisoned]
+    return table
+
+
+__all__ = ["RunError", "StatementInfo", "bindings_isolated", "configured_modules",
+           "hard_limit", "probe_modules", "run_isolated", "show_isolated", "show_mirrors",
+           "statement_infos", "survey"]

@@ -1,0 +1,195 @@
+"""Number-theory vocabulary, by Mathlib's own definitions (a table of Lean-term rewrites).
+
+Each entry replaces an application of a Mathlib constant by the Lean term of its definition
+(or of the ``iff`` lemma named beside it), built from constants the translator already knows,
+before translation. The rewritten term is elaborated like any Lean term, so both sides of
+``a ∣ b`` are unified to one type exactly as Lean's ``binrel%`` would (``b % a = 0`` has the
+same unification as ``a ∣ b``), and Lean's junk values come along (``b % 0 = b``, so
+``0 ∣ b ↔ b = 0``: ``zero_dvd_iff``).
+
+==================  ================================================  ==============================
+Lean                rewritten to                                      Mathlib
+==================  ================================================  ==============================
+``a ∣ b``           ``b % a = 0``                                     ``Nat.dvd_iff_mod_eq_zero``,
+                                                                      ``Int.dvd_iff_emod_eq_zero``
+``a ≡ b [MOD n]``   ``a % n = b % n``                                 ``Nat.ModEq`` (its definition)
+``a ≡ b [ZMOD n]``  ``a % n = b % n``                                 ``Int.ModEq`` (its definition)
+``Nat.Coprime m n`` ``Nat.gcd m n = 1``                               ``Nat.Coprime`` (definition)
+``Nat.Prime p``     ``2 ≤ p ∧ ∀ m : ℕ, m < p → 2 ≤ m → p % m ≠ 0``    ``Nat.prime_def_lt''``-style:
+                                                                      ``Nat.prime_def_lt``
+``Even n``          ``n % 2 = 0``                                     ``Nat.even_iff``, ``Int.even_iff``
+``Odd n``           ``n % 2 = 1``                                     ``Nat.odd_iff``, ``Int.odd_iff``
+``Nat.divisors n``  ``Finset.filter (· ∣ n) (Finset.Ico 1 (n + 1))``  ``Nat.divisors`` (definition)
+``Nat.properDivisors n``  ``Finset.filter (· ∣ n) (Finset.Ico 1 n)``  ``Nat.properDivisors``
+``Nat.primeFactors n``  ``Finset.filter (fun p => p.Prime ∧ p ∣ n)    ``Nat.mem_primeFactors``
+                    (Finset.Ico 1 (n + 1))`` (empty at ``n = 0``)     (``n ≠ 0``)
+==================  ================================================  ==============================
+
+``(s.filter p).card`` of such a finset becomes ``∑ x ∈ s, if p x then 1 else 0``
+(``Finset.card_filter``). ``Nat.Prime`` is also read in field notation (``p.Prime``). The rewrite applies to the
+statement (its binders and its type); a name the table lacks is left for the translator, which
+reports it with the advice to bind it in the project.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from bridge import term as T
+from bridge.declaration import Declaration
+
+
+def _c(name: str, *args: T.Term) -> T.App:
+    return T.App(T.Const(name), tuple(args))
+
+
+def _lit(value: int) -> T.Lit:
+    return T.Lit(value)
+
+
+def _mod(a: T.Term, n: T.Term) -> T.App:
+    return _c("HMod.hMod", a, n)
+
+
+def _eq(a: T.Term, b: T.Term) -> T.App:
+    return _c("Eq", a, b)
+
+
+def _dvd(a: T.Term, b: T.Term) -> T.Term:
+    return _eq(_mod(b, a), _lit(0))
+
+
+def _mod_eq(n: T.Term, a: T.Term, b: T.Term) -> T.Term:
+    return _eq(_mod(a, n), _mod(b, n))
+
+
+def _fresh(taken: set[str], base: str) -> str:
+    name = base
+    while name in taken:
+        name += "'"
+    taken.add(name)
+    return name
+
+
+def _prime(p: T.Term, taken: set[str]) -> T.Term:
+    m = _fresh(taken, "m_prime")
+    var = T.Var(m)
+    # `m < p` first: the translator bounds the quantifier by it (exact, never truncated)
+    body = T.Pi((T.Binder("_", _c("LT.lt", var, p)),),
+                T.Pi((T.Binder("_", _c("LE.le", _lit(2), var)),),
+                     _c("Ne", _mod(p, var), _lit(0))))
+    return _c("And", _c("LE.le", _lit(2), p), T.Pi((T.Binder(m, T.Const("Nat")),), body))
+
+
+def _filtered(pred: Callable[[T.Term], T.Term], lo: T.Term, hi: T.Term,
+              taken: set[str]) -> T.Term:
+    x = _fresh(taken, "d_div")
+    lam = T.Lam((T.Binder(x, T.Const("Nat")),), pred(T.Var(x)))
+    return _c("Finset.filter", lam, _c("Finset.Ico", lo, hi))
+
+
+def _succ(n: T.Term) -> T.Term:
+    return _c("HAdd.hAdd", n, _lit(1))
+
+
+#: Lean constant → (arity, builder of the rewritten term from the arguments and taken names).
+REWRITES: dict[str, tuple[int, Callable[..., T.Term]]] = {
+    "Dvd.dvd": (2, lambda taken, a, b: _dvd(a, b)),
+    "Nat.ModEq": (3, lambda taken, n, a, b: _mod_eq(n, a, b)),
+    "Int.ModEq": (3, lambda taken, n, a, b: _mod_eq(n, a, b)),
+    "Nat.Coprime": (2, lambda taken, m, n: _eq(_c("Nat.gcd", m, n), _lit(1))),
+    "Nat.Prime": (1, lambda taken, p: _prime(p, taken)),
+    "Even": (1, lambda taken, n: _eq(_mod(n, _lit(2)), _lit(0))),
+    "Odd": (1, lambda taken, n: _eq(_mod(n, _lit(2)), _lit(1))),
+    "Nat.divisors": (1, lambda taken, n: _filtered(lambda x: _dvd(x, n), _lit(1), _succ(n),
+                                                   taken)),
+    "Nat.properDivisors": (1, lambda taken, n: _filtered(lambda x: _dvd(x, n), _lit(1), n,
+                                                         taken)),
+    "Nat.primeFactors": (1, lambda taken, n: _filtered(
+        lambda x: _c("And", _prime(x, taken), _dvd(x, n)), _lit(1), _succ(n), taken)),
+}
+#: Field notation read as a constant of the table (``p.Prime`` is ``Nat.Prime p``).
+FIELDS = {"Prime": "Nat.Prime", "Coprime": "Nat.Coprime", "divisors": "Nat.divisors",
+          "primeFactors": "Nat.primeFactors", "properDivisors": "Nat.properDivisors"}
+
+
+class _Rewriter:
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+
+    def term(self, t: T.Term) -> T.Term:
+        if isinstance(t, T.App):
+            head, args = t.fn, [self.term(a) for a in t.args]
+            if isinstance(head, T.Proj) and head.field in FIELDS:
+                head, args = T.Const(FIELDS[head.field]), [self.term(head.expr)] + args
+            if head == T.Const("Finset.card") and len(args) == 1:
+                return self._card(args[0])
+            if isinstance(head, T.Const) and head.name in REWRITES:
+                arity, build = REWRITES[head.name]
+                if len(args) >= arity:
+                    out = build(self.taken, *args[:arity])
+                    return T.App(out, tuple(args[arity:])) if len(args) > arity else out
+            return T.App(self.term(head), tuple(args), t.ty)
+        if isinstance(t, T.Proj) and t.field in FIELDS:
+            return self.term(T.App(T.Const(FIELDS[t.field]), (t.expr,)))
+        if isinstance(t, T.Proj) and t.field == "card" and _mentions(t.expr):
+            return self._card(self.term(t.expr))
+        if isinstance(t, (T.Lam, T.Pi)):
+            binders = tuple(T.Binder(b.name, None if b.type is None else self.term(b.type),
+                                     b.info) for b in t.binders)
+            return type(t)(binders, self.term(t.body))
+        if isinstance(t, T.Typed):
+            return T.Typed(self.term(t.expr), t.type)
+        if isinstance(t, T.Coe):
+            return T.Coe(self.term(t.expr))
+        if isinstance(t, T.Proj):
+            return T.Proj(self.term(t.expr), t.field)
+        if isinstance(t, T.Anon):
+            return T.Anon(tuple(self.term(a) for a in t.args))
+        if isinstance(t, T.Let):
+            return T.Let(t.name, t.type, self.term(t.value), self.term(t.body))
+        return t
+
+
+    def _card(self, s: T.Term) -> T.Term:
+        """``(s.filter p).card`` as ``∑ x ∈ s, if p x then 1 else 0`` (``Finset.card_filter``);
+        another finset's card is left as it is."""
+        if isinstance(s, T.App) and s.fn == T.Const("Finset.filter") and len(s.args) == 2 \
+                and isinstance(s.args[0], T.Lam) and len(s.args[0].binders) == 1:
+            lam = s.args[0]
+            body = _c("ite", lam.body, _lit(1), _lit(0))
+            return _c("Finset.sum", s.args[1], T.Lam(lam.binders, body))
+        return _c("Finset.card", s)
+
+
+def _mentions(t: T.Term) -> bool:
+    for node in T.walk(t):
+        if isinstance(node, T.Const) and node.name in REWRITES:
+            return True
+        if isinstance(node, T.Proj) and node.field in FIELDS:
+            return True
+    return False
+
+
+def rewrite_number_theory(decl: Declaration) -> Declaration:
+    """``decl`` with the table's constants replaced by their definitions (unchanged when it
+    names none)."""
+    if decl.type is None or decl.kind != "theorem":
+        return decl
+    terms = [b.type for b in decl.binders if b.type is not None] + [decl.type]
+    if not any(_mentions(t) for t in terms):
+        return decl
+    taken = {b.name for b in decl.binders}
+    for t in terms:
+        taken |= T.free_vars(t)
+        for node in T.walk(t):
+            if isinstance(node, (T.Lam, T.Pi)):
+                taken |= {b.name for b in node.binders}
+    rewriter = _Rewriter(taken)
+    binders = tuple(T.Binder(b.name, None if b.type is None else rewriter.term(b.type), b.info)
+                    for b in decl.binders)
+    return dataclasses.replace(decl, binders=binders, type=rewriter.term(decl.type))
+
+
+__all__ = ["FIELDS", "REWRITES", "rewrite_number_theory"]

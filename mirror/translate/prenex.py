@@ -1,0 +1,101 @@
+"""Quantifiers inside a conclusion, lifted to the statement's binders where a sample decides.
+
+A ``∀ x : ℝ`` nested in the conclusion — under a conjunction, a disjunction, or the consequent
+of an implication — is equivalent to the same ``∀`` over the whole conclusion (the other parts
+do not mention ``x``; ℝ and the other carriers are non-empty): ``A ∧ ∀ x, P x`` is
+``∀ x, A ∧ P x``, ``H → ∀ x, P x`` is ``∀ x, H → P x``, ``A ∨ ∀ x, P x`` is ``∀ x, A ∨ P x``.
+Lifted, it is a binder of the statement, drawn like the others: a failing draw refutes (the
+``∀`` is in the conclusion, where a counterexample decides), and bounded forms
+(``∀ x ∈ Set.Icc a b, P x``, ``∀ x, a ≤ x → x ≤ b → P x``) become hypotheses that bound the
+draw — and a box for :mod:`mirror.judge.boxes`. A ``∀`` under a negation, an ``↔`` or an
+``∃`` is left where it is (there a sample does not decide), and so is one over ℕ or ``Fin n``
+(the translator expands those exactly). Binders that are not propositions are
+lifted (an untyped one is typed from its uses, :mod:`mirror.translate.binder_types`); a lifted
+binder that would capture a name is renamed. The statement's own untyped binders (``∀ x ∈
+Set.Icc 0 1, …``, ``(n)``) are typed the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bridge import term as T
+from bridge.declaration import Declaration
+from mirror.translate.binder_types import infer_types
+from mirror.translate.values import is_prop_type
+
+#: Connectives a ``∀`` is lifted out of (both sides are in the conclusion's polarity).
+_POSITIVE = ("And", "Or")
+
+
+#: Carriers whose quantifiers the translator cannot expand (ℕ and ``Fin n`` ones it can, and
+#: exactly: they stay where they are).
+_LIFTED = frozenset({"Real", "Complex", "Rat", "NNReal", "Int"})
+
+
+def _lifted_type(binder: T.Binder, body: T.Term) -> T.Term | None:
+    """The type of a ``∀`` binder to lift (written, or typed from its uses in ``body``), or
+    ``None`` when it is not one: an implication, or a quantifier over ℕ / ``Fin n``."""
+    if binder.name == "_" or is_prop_type(binder.type):
+        return None
+    ty = binder.type
+    if ty is None:
+        ty = infer_types([binder], body)[0].type
+    return ty if isinstance(ty, T.Const) and ty.name in _LIFTED else None
+
+
+class _Lifter:
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.lifted: list[T.Binder] = []
+
+    def _fresh(self, name: str) -> str:
+        out = name
+        while out in self.taken:
+            out += "'"
+        self.taken.add(out)
+        return out
+
+    def lift(self, t: T.Term, nested: bool) -> T.Term:
+        """``t`` with its liftable quantifiers removed (collected in :attr:`lifted`);
+        ``nested``: below a connective (the statement's own leading binders stay)."""
+        if isinstance(t, T.Pi) and len(t.binders) > 1:  # ∀ x (_ : x ∈ s), … one at a time
+            t = T.Pi(t.binders[:1], T.Pi(t.binders[1:], t.body))
+        if isinstance(t, T.Pi) and len(t.binders) == 1:
+            (binder,) = t.binders
+            ty = _lifted_type(binder, t.body) if nested else None
+            if ty is not None:
+                name = self._fresh(binder.name)
+                body = T.substitute(t.body, {binder.name: T.Var(name)}) \
+                    if name != binder.name else t.body
+                self.lifted.append(T.Binder(name, ty, binder.info))
+                return self.lift(body, nested)
+            if binder.type is not None and is_prop_type(binder.type):  # an implication
+                return T.Pi(t.binders, self.lift(t.body, nested))
+            return t
+        if isinstance(t, T.App) and isinstance(t.fn, T.Const) and t.fn.name in _POSITIVE \
+                and len(t.args) == 2:
+            return T.App(t.fn, tuple(self.lift(a, True) for a in t.args), t.ty)
+        return t
+
+
+def lift_quantifiers(decl: Declaration) -> Declaration:
+    """``decl`` with the ``∀`` binders nested in its conclusion lifted (unchanged when none)."""
+    if decl.type is None or decl.kind != "theorem":
+        return decl
+    body = decl.type
+    prefix: list[T.Binder] = []
+    while isinstance(body, T.Pi):
+        prefix.extend(body.binders)
+        body = body.body
+    taken = {b.name for b in decl.binders} | {b.name for b in prefix} | T.free_vars(body)
+    lifter = _Lifter(taken)
+    new_body = lifter.lift(body, False)
+    untyped = any(b.type is None and b.name != "_" for b in list(decl.binders) + prefix)
+    if not lifter.lifted and not untyped:
+        return decl
+    binders = infer_types(list(decl.binders) + prefix + lifter.lifted, new_body)
+    return dataclasses.replace(decl, binders=tuple(binders), type=new_body)
+
+
+__all__ = ["lift_quantifiers"]

@@ -1,0 +1,59 @@
+"""``report`` re-uses what did not change: the same verdicts at any job count and from a
+warm cache, and only the rows an edit touches recomputed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.faults.conftest import leanmirror, report_rows
+from tests.faults.projects import make_project
+
+ARGS = ("--method", "scanner", "--examples", "30")
+#: What a verdict is: the fields that must not depend on scheduling or caching.
+VERDICT = ("mirror_status", "examples", "rejected", "counterexample", "reason", "method",
+           "max_error", "tolerance", "lean_status")
+
+
+def _report(project: Path, out: Path, *extra: str) -> dict[str, dict]:
+    done = leanmirror("report", "--project", str(project), "--out", str(out), *ARGS, *extra)
+    assert done.returncode == 1, done.stderr[-2000:]  # findings: Flt.false_square is refuted
+    return report_rows(out)
+
+
+def _verdicts(rows: dict[str, dict]) -> dict[str, tuple]:
+    return {name: tuple(str(row.get(k)) for k in VERDICT) for name, row in rows.items()}
+
+
+def _recomputed(rows: dict[str, dict]) -> set[str]:
+    return {name for name, row in rows.items() if row.get("cached") is None}
+
+
+def test_verdicts_are_identical_at_one_and_two_jobs_and_from_a_warm_cache(tmp_path):
+    project = make_project(tmp_path / "p")
+    one = _report(project, tmp_path / "r1", "--jobs", "1", "--no-cache")
+    two = _report(project, tmp_path / "r2", "--jobs", "2", "--no-cache")
+    warm = _report(project, tmp_path / "r3", "--jobs", "2")
+    assert _verdicts(one) == _verdicts(two) == _verdicts(warm)
+    assert one["Flt.false_square"]["mirror_status"] == "refuted"
+    assert _recomputed(one) == _recomputed(two) == set(one)
+    assert _recomputed(warm) == set()
+    assert all(row["cached"].endswith("+00:00") for row in warm.values())  # from when (UTC)
+
+
+def test_an_edit_recomputes_only_the_rows_that_rest_on_it(tmp_path):
+    project = make_project(tmp_path / "p")
+    first = _report(project, tmp_path / "r", "--jobs", "2")
+    assert _recomputed(first) == set(first)
+    lean = project / "lean" / "Flt.lean"
+    lean.write_text(lean.read_text(encoding="utf-8").replace(
+        "0 ≤ x * x + x := by positivity", "0 ≤ x + x * x := by positivity"), encoding="utf-8")
+    edited = _report(project, tmp_path / "r", "--jobs", "2")
+    assert _recomputed(edited) == {"Flt.plain"}
+    assert edited["Flt.plain"]["statement"].count("x + x * x") == 1
+    kernel = project / "python" / "faultpkg" / "good.py"
+    kernel.write_text(kernel.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    rebound = _report(project, tmp_path / "r", "--jobs", "2")
+    assert _recomputed(rebound) == {"Flt.relu.conformance", "Flt.relu_nonneg"}
+    forced = _report(project, tmp_path / "r", "--jobs", "2", "--no-cache")
+    assert _recomputed(forced) == set(forced)
+    assert _verdicts(forced) == _verdicts(rebound)

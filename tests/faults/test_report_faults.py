@@ -1,0 +1,76 @@
+"""``report``, ``show`` and ``bindings`` survive a binding that crashes, hangs or exits.
+
+Each fault of :data:`tests.faults.projects.FAULTS` is in the binding of ``Flt.boom``: the
+run finishes, the rows of that binding are ``error`` rows naming the cause, and every other
+statement has its verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.faults.conftest import leanmirror, report_rows
+from tests.faults.projects import FAULTY, UNTOUCHED, make_project
+
+#: The words of the cause each fault's rows must name.
+CAUSES = {
+    "exit": "exited with status 1",
+    "segfault": "SIGSEGV",
+    "c_loop": "hard time limit",
+    "memory": "MemoryError",
+    "exit_at_import": "exited with status 3",
+    "loop_at_import": "hard time limit",
+}
+
+ARGS = ("--method", "scanner", "--examples", "20", "--statement-timeout", "3")
+
+
+@pytest.mark.parametrize("fault", sorted(CAUSES))
+def test_report_finishes_with_the_fault_as_error_rows(fault, tmp_path):
+    project = make_project(tmp_path / "p", fault)
+    out = tmp_path / "report"
+    done = leanmirror("report", "--project", str(project), "--out", str(out), "--jobs", "2",
+                      *ARGS)
+    assert done.returncode == 1, done.stderr[-2000:]  # findings: error rows and a refutation
+    rows = report_rows(out)
+    for name in FAULTY:
+        assert rows[name]["mirror_status"] == "error", rows[name]
+        assert CAUSES[fault] in rows[name]["reason"], rows[name]["reason"]
+    for name in UNTOUCHED:
+        assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
+
+
+@pytest.mark.parametrize("fault", ["exit_at_import", "loop_at_import"])
+def test_show_survives_a_module_that_ends_its_worker_at_import(fault, tmp_path):
+    project = make_project(tmp_path / "p", fault)
+    shown = leanmirror("show", "Flt.relu_nonneg", "--project", str(project),
+                       "--method", "scanner", "--statement-timeout", "3")
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    assert "# Flt.relu_nonneg" in shown.stdout
+    assert "module faultpkg.bad was not imported: the worker" in shown.stdout
+
+
+def test_bindings_lists_a_module_that_exits_at_import_as_one_error_line(tmp_path):
+    project = make_project(tmp_path / "p", "exit_at_import")
+    listed = leanmirror("bindings", "--project", str(project), "--method", "scanner")
+    assert listed.returncode == 1, listed.stderr[-2000:]  # findings: one binding fails
+    assert "ok     Flt.relu" in listed.stdout
+    boom = [line for line in listed.stdout.splitlines() if "Flt.boom" in line]
+    assert boom and boom[0].startswith("error"), listed.stdout
+    assert any(line.startswith("error  module faultpkg.bad ended a worker")
+               and CAUSES["exit_at_import"] in line for line in listed.stdout.splitlines())
+
+
+def test_report_on_a_local_ray_instance_makes_a_segfault_an_error_row(tmp_path):
+    pytest.importorskip("ray", reason="needs the optional dependency ray (leanmirror[ray])")
+    project = make_project(tmp_path / "p", "segfault")
+    out = tmp_path / "report"
+    done = leanmirror("report", "--project", str(project), "--out", str(out), "--ray", "local",
+                      *ARGS)
+    assert done.returncode == 1, done.stderr[-2000:]
+    rows = report_rows(out)
+    for name in FAULTY:
+        assert rows[name]["mirror_status"] == "error"
+        assert "the Ray worker died" in rows[name]["reason"], rows[name]["reason"]
+    for name in UNTOUCHED:
+        assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
+    assert rows["Flt.false_square"]["mirror_status"] == "refuted"
