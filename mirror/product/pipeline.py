@@ -25,11 +25,7 @@ from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
 from mirror.judge.presettle import presettle
 from mirror.translate.codegen import CodegenError, print_property
-from mirror.translate.collections import desugar
-from mirror.translate.functional import define_functions
-from mirror.translate.number_theory import rewrite_number_theory
-from mirror.translate.orders import rewrite_orders
-from mirror.translate.prenex import lift_quantifiers
+from mirror.translate.rewrites import rewrite_theorem
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
 from mirror.translate.instances import (NoCarrier, default_table, instantiate,
                               with_value_hypotheses)
@@ -134,20 +130,13 @@ class RunResult:
 # ---- building mirrors ----------------------------------------------------------------------
 
 
-def _statement_text(decl: Declaration) -> str:
-    return decl.statement_text or decl.name
-
-
 def _translate(decl: Declaration, translator: Translator, role: str, guard: Guard) -> Mirror:
     """One declaration through translate → plan → print (→ unfold), every stage guarded."""
-    if role == "theorem":  # List/Option/Finset binders, set-builder membership: mirror.translate.collections
-        # ∣, Nat.Prime, ≡ [MOD n], Nat.divisors … by Mathlib's definitions: mirror.translate.number_theory
-        decl = rewrite_orders(rewrite_number_theory(decl))  # Monotone f …: mirror.translate.orders
+    if role == "theorem":  # Lean-level rewrites before translation: mirror.translate.rewrites
         rewritten = guard.call("desugar", _desugared, decl)
         if guard.failed or isinstance(rewritten, Mirror):
             return rewritten if isinstance(rewritten, Mirror) else _failed(decl, role, guard)
-        decl = define_functions(rewritten)  # ∀ x, f x = e defines f: mirror.translate.functional
-        decl = lift_quantifiers(decl)  # A ∧ ∀ x, P x is ∀ x, A ∧ P x: mirror.translate.prenex
+        decl = rewritten
 
     def translated() -> Statement | Mirror:
         try:
@@ -217,7 +206,7 @@ def _translate(decl: Declaration, translator: Translator, role: str, guard: Guar
 
 def _desugared(decl: Declaration) -> Declaration | Mirror:
     try:
-        return desugar(decl)
+        return rewrite_theorem(decl)
     except Untranslatable as exc:
         return Mirror(decl, "untranslatable", reason=str(exc))
 
@@ -365,7 +354,7 @@ def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResul
         kind="conformance" if mirror.role == "conformance" else decl.kind,
         lean_status=decl.lean_status,
         mirror_status=status,
-        statement=_statement_text(decl),
+        statement=decl.statement_text or decl.name,
         location=None if decl.range is None else str(decl.range),
         axioms=None if decl.axioms is None else list(decl.axioms),
         sympy=mirror.sympy_text,

@@ -19,7 +19,7 @@ from mirror.judge.result import StatementResult, combine
 from tests.mirror.conftest import PROJECTS, results_by_name
 
 CLASSES = PROJECTS / "classes"
-TRUE = ("symbolic", "tested")
+TRUE = ("symbolic", "certified", "tested")
 REAL_FIELDS = ["K := ℝ", "K := ℚ"]
 RINGS = ["R := ℝ", "R := ℚ", "R := ℤ"]
 #: commutative rings: also ZMod 6 (zero divisors, torsion)

@@ -15,7 +15,7 @@ from bridge.declaration import Extraction
 from bridge.scanner import scan_file
 from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror
 
-PROVED_OR_TESTED = {"tested", "symbolic"}
+PROVED_OR_TESTED = {"tested", "certified", "symbolic"}
 CHECK = CheckSettings(max_examples=12, sweep=32, statement_timeout=60)
 
 REAL_ATOMS = ["x", "y", "(n : ℝ)", "0", "1", "2", "(1 / 2 : ℝ)", "(10 ^ 20 : ℝ)", "π"]

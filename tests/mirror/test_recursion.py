@@ -19,7 +19,7 @@ from mirror.translate.translation import Translator, Untranslatable
 from tests.mirror.conftest import PROJECTS, results_by_name
 
 RECURSION = PROJECTS / "recursion"
-TESTED = ("symbolic", "tested")
+TESTED = ("symbolic", "certified", "tested")
 
 
 def _bits(n: int) -> int:
