@@ -7,6 +7,8 @@ BIN := $(VENV)/bin
 BASE_STAMP := $(VENV)/.leanmirror-base
 TEST_STAMP := $(VENV)/.leanmirror-test
 REPORT_DIR ?= report
+# extra arguments of `leanmirror report` (CI: --fail-on error, see .ci/run)
+REPORT_ARGS ?=
 
 .PHONY: report test test-slow bench clean
 
@@ -27,7 +29,7 @@ $(TEST_STAMP): pyproject.toml $(BASE_STAMP)
 	touch $@
 
 report: $(BASE_STAMP)
-	$(BIN)/leanmirror report --out $(REPORT_DIR)
+	$(BIN)/leanmirror report --out $(REPORT_DIR) $(REPORT_ARGS)
 
 # The rendered-report tests need headless Chromium: installed here when missing and we are
 # root with apt-get; otherwise `make test` stops with what to install (tests never skip).

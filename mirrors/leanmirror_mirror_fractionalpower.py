@@ -55,7 +55,7 @@ def term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m):
     'Mirror.FractionalPower.accretiveLayer.conformance', settings=SETTINGS,
     bound=['Mirror.FractionalPower.accretiveLayer'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:fractional_apply', 'drawn with r > 0.0 and r < 1.0, the domain of mirror.bundled.impl.fractional:fractional_apply', 'drawn with every entry of lam in the domain of mirror.bundled.impl.fractional:fractional_apply'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), dim('m'), real('δ', lo=[above(0.0)]),
         real('r', lo=[above(0.0)], hi=[below(1.0)]), array('L', 'real', 'd', 'q'),
         array('U', 'real', 'd', 'd'), array('lam', 'real', 'm', elem_lo=above(0.0)),
@@ -89,7 +89,7 @@ def prop_Mirror__FractionalPower__accretiveLayer__conformance(
     'Mirror.FractionalPower.accretiveLayer_comm', settings=SETTINGS,
     bound=['Mirror.FractionalPower.accretiveLayer', 'Mirror.FractionalPower.accretiveParam'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:fractional_apply', 'drawn with r > 0.0 and r < 1.0, the domain of mirror.bundled.impl.fractional:fractional_apply', 'drawn with every entry of lam in the domain of mirror.bundled.impl.fractional:fractional_apply', 'drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), dim('m'),
         real('δ', lo=[above(0.0), above(0.0), above(0.0), above(0.0)]),
         real('r', lo=[above(0.0), above(0.0)], hi=[below(1.0), below(1.0)]),
@@ -118,7 +118,7 @@ def prop_Mirror__FractionalPower__accretiveLayer_comm(
     'Mirror.FractionalPower.accretiveParam.conformance', settings=SETTINGS,
     bound=['Mirror.FractionalPower.accretiveParam'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), real('δ', lo=[above(0.0)]), array('L', 'real', 'd', 'q'),
         array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam__conformance(
@@ -137,7 +137,7 @@ def prop_Mirror__FractionalPower__accretiveParam__conformance(
     'Mirror.FractionalPower.accretiveParam_quadratic_eq', settings=SETTINGS,
     bound=['Mirror.FractionalPower.accretiveParam', 'Mirror.FractionalPower.symPart'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), real('δ', lo=[above(0.0), above(0.0)]),
         array('L', 'real', 'd', 'q'), array('U', 'real', 'd', 'd'), array('x', 'real', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam_quadratic_eq(
@@ -168,7 +168,7 @@ def prop_Mirror__FractionalPower__accretiveParam_quadratic_eq(
     bound=['Mirror.FractionalPower.accretiveParam'], hypotheses=['hδ', 'hl'],
     constructive=['hδ', 'hl'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), real('δ', lo=[above(0), above(0.0)]), real('l', lo=[at_least(0)]),
         array('L', 'real', 'd', 'q'), array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam_shift_isUnit(
@@ -194,7 +194,7 @@ def prop_Mirror__FractionalPower__accretiveParam_shift_isUnit(
     'Mirror.FractionalPower.accretiveParam_symm_part', settings=SETTINGS,
     bound=['Mirror.FractionalPower.accretiveParam', 'Mirror.FractionalPower.symPart'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), real('δ', lo=[above(0.0), above(0.0), above(0.0)]),
         array('L', 'real', 'd', 'q'), array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__accretiveParam_symm_part(rt, *, v_d, v_q, v_L, v_delta, v_U):
@@ -218,7 +218,7 @@ def prop_Mirror__FractionalPower__accretiveParam_symm_part(rt, *, v_d, v_q, v_L,
     'Mirror.FractionalPower.resolventMixture_symPart_symm', settings=SETTINGS,
     bound=['Mirror.FractionalPower.symPart'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), dim('m'), real('δ', lo=[above(0.0), above(0.0)]), real('r'),
         array('L', 'real', 'd', 'q'), array('lam', 'real', 'm'), array('w', 'real', 'm')])
 def prop_Mirror__FractionalPower__resolventMixture_symPart_symm(
@@ -239,7 +239,7 @@ def prop_Mirror__FractionalPower__resolventMixture_symPart_symm(
 #       ∫ s in Set.Ioi (0 : ℝ), s ^ (r - 1) * t / (s + t)
 @mirror(
     'Mirror.FractionalPower.rpow_eq_resolvent_integral', settings=dict(SETTINGS, dim_min=0),
-    hypotheses=['hr', 'ht'], constructive=['hr', 'ht'],
+    hypotheses=['hr', 'ht'], constructive=['hr', 'ht'], solved=[],
     binders=[real('r', lo=[above(0)], hi=[below(1)]), real('t', lo=[above(0)])])
 def prop_Mirror__FractionalPower__rpow_eq_resolvent_integral(rt, *, v_r, v_t):
     # hypothesis hr
@@ -258,7 +258,8 @@ def prop_Mirror__FractionalPower__rpow_eq_resolvent_integral(rt, *, v_r, v_t):
 # theorem rpow_half_sq (t r : ℝ) (ht : 0 < t) : (t ^ (r / 2)) ^ 2 = t ^ r
 @mirror(
     'Mirror.FractionalPower.rpow_half_sq', settings=dict(SETTINGS, dim_min=0),
-    hypotheses=['ht'], constructive=['ht'], binders=[real('t', lo=[above(0)]), real('r')])
+    hypotheses=['ht'], constructive=['ht'], solved=[],
+    binders=[real('t', lo=[above(0)]), real('r')])
 def prop_Mirror__FractionalPower__rpow_half_sq(rt, *, v_t, v_r):
     # hypothesis ht
     h_ht = rt.lt(0, v_t)
@@ -271,7 +272,7 @@ def prop_Mirror__FractionalPower__rpow_half_sq(rt, *, v_t, v_r):
 # def skewPart {d : ℕ} (U : Matrix (Fin d) (Fin d) ℝ) : Matrix (Fin d) (Fin d) ℝ
 @mirror(
     'Mirror.FractionalPower.skewPart.conformance', settings=SETTINGS,
-    bound=['Mirror.FractionalPower.skewPart'], binders=BINDERS_d_U)
+    bound=['Mirror.FractionalPower.skewPart'], solved=[], binders=BINDERS_d_U)
 def prop_Mirror__FractionalPower__skewPart__conformance(rt, *, v_d, v_U):
     # hypotheses, conclusion
     return rt.truth(True), rt.array_eq(
@@ -286,7 +287,7 @@ def prop_Mirror__FractionalPower__skewPart__conformance(rt, *, v_d, v_U):
 #     skewPart U i j = -skewPart U j i
 @mirror(
     'Mirror.FractionalPower.skewPart_apply_swap', settings=SETTINGS,
-    bound=['Mirror.FractionalPower.skewPart'],
+    bound=['Mirror.FractionalPower.skewPart'], solved=[],
     binders=[dim('d'), fin('i', 'd'), fin('j', 'd'), array('U', 'real', 'd', 'd')])
 def prop_Mirror__FractionalPower__skewPart_apply_swap(rt, *, v_d, v_U, v_i, v_j):
     # hypotheses, conclusion
@@ -300,7 +301,7 @@ def prop_Mirror__FractionalPower__skewPart_apply_swap(rt, *, v_d, v_U, v_i, v_j)
 #     (skewPart U)ᵀ = -skewPart U
 @mirror(
     'Mirror.FractionalPower.skewPart_transpose', settings=SETTINGS,
-    bound=['Mirror.FractionalPower.skewPart'], binders=BINDERS_d_U)
+    bound=['Mirror.FractionalPower.skewPart'], solved=[], binders=BINDERS_d_U)
 def prop_Mirror__FractionalPower__skewPart_transpose(rt, *, v_d, v_U):
     # hypotheses, conclusion
     return rt.truth(True), rt.array_eq(
@@ -315,6 +316,7 @@ def prop_Mirror__FractionalPower__skewPart_transpose(rt, *, v_d, v_U):
     'Mirror.FractionalPower.symPart.conformance', settings=SETTINGS,
     bound=['Mirror.FractionalPower.symPart'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
+    solved=[],
     binders=[dim('d'), dim('q'), real('δ', lo=[above(0.0)]), array('L', 'real', 'd', 'q')])
 def prop_Mirror__FractionalPower__symPart__conformance(rt, *, v_d, v_q, v_L, v_delta):
     # hypotheses, conclusion
@@ -334,7 +336,7 @@ def prop_Mirror__FractionalPower__symPart__conformance(rt, *, v_d, v_q, v_L, v_d
     'Mirror.FractionalPower.symPart_posDef', settings=SETTINGS,
     bound=['Mirror.FractionalPower.symPart'], hypotheses=['hδ'], constructive=['hδ'],
     domains=['drawn with δ > 0.0, the domain of mirror.bundled.impl.fractional:AccretiveParams'],
-    binders=[
+    solved=[], binders=[
         dim('d'), dim('q'), real('δ', lo=[above(0), above(0.0)]), array('L', 'real', 'd', 'q')])
 def prop_Mirror__FractionalPower__symPart_posDef(rt, *, v_d, v_q, v_L, v_delta):
     # hypothesis hδ
@@ -350,7 +352,7 @@ def prop_Mirror__FractionalPower__symPart_posDef(rt, *, v_d, v_q, v_L, v_delta):
 #       0 < ∑ i, ∑ j, x i * ((∑ k, L i k * L j k) + if i = j then δ else 0) * x j
 @mirror(
     'Mirror.FractionalPower.symPart_quadratic_pos', settings=dict(SETTINGS, dim_min=0),
-    hypotheses=['hδ', 'h6'], constructive=['hδ'], binders=[
+    hypotheses=['hδ', 'h6'], constructive=['hδ'], solved=[], binders=[
         dim('d'), dim('q'), real('δ', lo=[above(0)]), array('L', 'real', 'd', 'q'),
         array('x', 'real', 'd')])
 def prop_Mirror__FractionalPower__symPart_quadratic_pos(rt, *, v_d, v_q, v_L, v_delta, v_x):

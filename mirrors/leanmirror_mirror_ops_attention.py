@@ -56,7 +56,7 @@ def term_8b4492d0(rt, v_scale, v_k, b_j_3, v_arg6, v_q, v_arg5, v_arg7, v_D):
 #     (k v : Fin L → Fin Hkv → Fin D → ℝ) : Fin S → Fin Hkv → Fin G → Fin D → ℝ
 @mirror(
     'Mirror.Ops.causalGQA.conformance', settings=SETTINGS, bound=['Mirror.Ops.causalGQA'],
-    binders=[
+    solved=[], binders=[
         dim('S'), dim('L'), dim('Hkv'), dim('G'), dim('D'), real('scale'), fin('arg5', 'S'),
         fin('arg6', 'Hkv'), fin('arg7', 'G'), fin('arg8', 'D'), array('pos', 'nat', 'S'),
         array('q', 'real', 'S', 'Hkv', 'G', 'D'), array('k', 'real', 'L', 'Hkv', 'D'),
@@ -89,7 +89,7 @@ def prop_Mirror__Ops__causalGQA__conformance(
 #     (k v : Fin L → Fin Hkv → Fin D → ℝ) : Fin Hkv → Fin G → Fin D → ℝ
 @mirror(
     'Mirror.Ops.decodeGQA.conformance', settings=SETTINGS, bound=['Mirror.Ops.decodeGQA'],
-    binders=[
+    solved=[], binders=[
         dim('L'), dim('Hkv'), dim('G'), dim('D'), real('scale'), fin('arg4', 'Hkv'),
         fin('arg5', 'G'), fin('arg6', 'D'), array('q', 'real', 'Hkv', 'G', 'D'),
         array('k', 'real', 'L', 'Hkv', 'D'), array('v', 'real', 'L', 'Hkv', 'D')])
@@ -117,7 +117,7 @@ def prop_Mirror__Ops__decodeGQA__conformance(
 #       causalGQA (S := 1) scale (fun _ => L - 1) (fun _ => q) k v 0
 @mirror(
     'Mirror.Ops.decodeGQA_eq_causalGQA_last', settings=SETTINGS,
-    bound=['Mirror.Ops.causalGQA', 'Mirror.Ops.decodeGQA'], binders=[
+    bound=['Mirror.Ops.causalGQA', 'Mirror.Ops.decodeGQA'], solved=[], binders=[
         dim('L'), dim('Hkv'), dim('G'), dim('D'), real('scale'),
         array('q', 'real', 'Hkv', 'G', 'D'), array('k', 'real', 'L', 'Hkv', 'D'),
         array('v', 'real', 'L', 'Hkv', 'D')])
@@ -139,7 +139,7 @@ def prop_Mirror__Ops__decodeGQA_eq_causalGQA_last(
 # def sigmoidGate {T H : ℕ} (o gate : Fin T → Fin H → ℝ) : Fin T → Fin H → ℝ
 @mirror(
     'Mirror.Ops.sigmoidGate.conformance', settings=SETTINGS, bound=['Mirror.Ops.sigmoidGate'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('H'), fin('arg2', 'T'), fin('arg3', 'H'), array('o', 'real', 'T', 'H'),
         array('gate', 'real', 'T', 'H')])
 def prop_Mirror__Ops__sigmoidGate__conformance(rt, *, v_T, v_H, v_o, v_gate, v_arg2, v_arg3):
@@ -156,7 +156,7 @@ def prop_Mirror__Ops__sigmoidGate__conformance(rt, *, v_T, v_H, v_o, v_gate, v_a
 #     (k v : Fin L → Fin Hkv → Fin D → ℝ) : Fin S → Fin Hkv → Fin G → Fin D → ℝ
 @mirror(
     'Mirror.Ops.slidingGQA.conformance', settings=SETTINGS, bound=['Mirror.Ops.slidingGQA'],
-    binders=[
+    solved=[], binders=[
         dim('S'), dim('L'), dim('Hkv'), dim('G'), dim('D'), real('scale'), nat('w'),
         fin('arg6', 'S'), fin('arg7', 'Hkv'), fin('arg8', 'G'), fin('arg9', 'D'),
         array('pos', 'nat', 'S'), array('q', 'real', 'S', 'Hkv', 'G', 'D'),
@@ -196,7 +196,7 @@ def prop_Mirror__Ops__slidingGQA__conformance(
 @mirror(
     'Mirror.Ops.slidingGQA_eq_causalGQA_of_window_ge', settings=SETTINGS,
     bound=['Mirror.Ops.causalGQA', 'Mirror.Ops.slidingGQA'], hypotheses=['hpos', 'hw'],
-    constructive=['hpos', 'hw'], binders=[
+    constructive=['hpos', 'hw'], solved=[], binders=[
         dim('S'), dim('L'), dim('Hkv'), dim('G'), dim('D'), real('scale'),
         nat('w', lo=[at_least('L')]), array('pos', 'nat', 'S', elem_hi=below('L')),
         array('q', 'real', 'S', 'Hkv', 'G', 'D'), array('k', 'real', 'L', 'Hkv', 'D'),
@@ -220,7 +220,8 @@ def prop_Mirror__Ops__slidingGQA_eq_causalGQA_of_window_ge(
 # def softmax {L : ℕ} (s : Fin L → ℝ) (visible : Fin L → Prop)
 #     [DecidablePred visible] : Fin L → ℝ
 @mirror(
-    'Mirror.Ops.softmax.conformance', settings=SETTINGS, bound=['Mirror.Ops.softmax'], binders=[
+    'Mirror.Ops.softmax.conformance', settings=SETTINGS, bound=['Mirror.Ops.softmax'],
+    solved=[], binders=[
         dim('L'), fin('arg2', 'L'), array('s', 'real', 'L'), array('visible', 'bool', 'L')])
 def prop_Mirror__Ops__softmax__conformance(rt, *, v_L, v_s, v_visible, v_arg2):
     # hypotheses, conclusion
@@ -240,7 +241,7 @@ def prop_Mirror__Ops__softmax__conformance(rt, *, v_L, v_s, v_visible, v_arg2):
 # theorem softmax_nonneg {L : ℕ} (s : Fin L → ℝ) (visible : Fin L → Prop)
 #     [DecidablePred visible] (l : Fin L) : 0 ≤ softmax s visible l
 @mirror(
-    'Mirror.Ops.softmax_nonneg', settings=SETTINGS, bound=['Mirror.Ops.softmax'],
+    'Mirror.Ops.softmax_nonneg', settings=SETTINGS, bound=['Mirror.Ops.softmax'], solved=[],
     binders=[dim('L'), fin('l', 'L'), array('s', 'real', 'L'), array('visible', 'bool', 'L')])
 def prop_Mirror__Ops__softmax_nonneg(rt, *, v_L, v_s, v_visible, v_l):
     # hypotheses, conclusion
@@ -254,7 +255,7 @@ def prop_Mirror__Ops__softmax_nonneg(rt, *, v_L, v_s, v_visible, v_l):
 #     ∑ l ∈ Finset.univ.filter visible, softmax s visible l = 1
 @mirror(
     'Mirror.Ops.softmax_sum_one', settings=SETTINGS, bound=['Mirror.Ops.softmax'],
-    hypotheses=['h'], binders=BINDERS_L_s_visible)
+    hypotheses=['h'], solved=[], binders=BINDERS_L_s_visible)
 def prop_Mirror__Ops__softmax_sum_one(rt, *, v_L, v_s, v_visible):
     # hypothesis h
     h_h = rt.exists_range((lambda b_l_1: rt.holds(rt.index(v_visible, b_l_1))), 0, v_L)
@@ -267,7 +268,7 @@ def prop_Mirror__Ops__softmax_sum_one(rt, *, v_L, v_s, v_visible):
 #     [DecidablePred visible] :
 #     ∑ l, softmax s visible l = ∑ l ∈ Finset.univ.filter visible, softmax s visible l
 @mirror(
-    'Mirror.Ops.softmax_sum_univ', settings=SETTINGS, bound=['Mirror.Ops.softmax'],
+    'Mirror.Ops.softmax_sum_univ', settings=SETTINGS, bound=['Mirror.Ops.softmax'], solved=[],
     binders=BINDERS_L_s_visible)
 def prop_Mirror__Ops__softmax_sum_univ(rt, *, v_L, v_s, v_visible):
     # hypotheses, conclusion

@@ -29,7 +29,7 @@ def term_48209501(rt, v_w, v_arg3, v_K, v_arg2, v_T, v_x):
 #     (x : Fin T → Fin Ch → ℝ) : Fin T → Fin Ch → ℝ
 @mirror(
     'Mirror.Ops.causalConvSilu.conformance', settings=SETTINGS,
-    bound=['Mirror.Ops.causalConvSilu'], binders=[
+    bound=['Mirror.Ops.causalConvSilu'], solved=[], binders=[
         dim('T'), dim('Ch'), dim('K'), fin('arg2', 'T'), fin('arg3', 'Ch'),
         array('w', 'real', 'Ch', 'K'), array('x', 'real', 'T', 'Ch')])
 def prop_Mirror__Ops__causalConvSilu__conformance(
@@ -48,7 +48,7 @@ def prop_Mirror__Ops__causalConvSilu__conformance(
 #     causalConvSilu w x t = causalConvSilu w x' t
 @mirror(
     'Mirror.Ops.causalConvSilu_causal', settings=SETTINGS, bound=['Mirror.Ops.causalConvSilu'],
-    hypotheses=['h'], constructive=['h'], binders=[
+    hypotheses=['h'], constructive=['h'], solved=[], binders=[
         dim('T'), dim('Ch'), dim('K'), fin('t', 'T'), array('w', 'real', 'Ch', 'K'),
         array('x', 'real', 'T', 'Ch'),
         array("x'", 'real', 'T', 'Ch', set_where=[{'value': {'copy': 'x'}, 'when': {'a': 0, 'rel': 'le', 'var': 't'}}])])
@@ -70,7 +70,7 @@ def prop_Mirror__Ops__causalConvSilu_causal(rt, *, v_T, v_Ch, v_K, v_w, v_x, v_x
 #     causalConvSilu w x t c = silu (w c 0 * x t c)
 @mirror(
     'Mirror.Ops.causalConvSilu_width_one', settings=SETTINGS,
-    bound=['Mirror.Ops.causalConvSilu', 'Mirror.Ops.silu'], binders=[
+    bound=['Mirror.Ops.causalConvSilu', 'Mirror.Ops.silu'], solved=[], binders=[
         dim('T'), dim('Ch'), fin('t', 'T'), fin('c', 'Ch'), array('w', 'real', 'Ch', 1),
         array('x', 'real', 'T', 'Ch')])
 def prop_Mirror__Ops__causalConvSilu_width_one(rt, *, v_T, v_Ch, v_w, v_x, v_t, v_c):

@@ -37,7 +37,7 @@ def term_0f0e2d49(rt, v_alpha, v_Dk, v_beta, v_k, v_v):
     'Mirror.Ops.chunkDeltaRule.conformance', settings=SETTINGS,
     bound=['Mirror.Ops.chunkDeltaRule'],
     domains=['drawn with C ≥ 1.0, the domain of mirror.bundled.impl.ops:chunk_gated_delta_rule'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), nat('C', lo=[at_least(1.0)]), fin('arg6', 'T'),
         fin('arg7', 'Dv'), array('α', 'real', 'T'), array('β', 'real', 'T'),
         array('q', 'real', 'T', 'Dk'), array('k', 'real', 'T', 'Dk'),
@@ -112,7 +112,7 @@ def prop_Mirror__Ops__chunkDeltaRule__conformance(
     bound=['Mirror.Ops.chunkDeltaRule', 'Mirror.Ops.gatedDeltaRule'], hypotheses=['hC'],
     constructive=['hC'],
     domains=['drawn with C ≥ 1.0, the domain of mirror.bundled.impl.ops:chunk_gated_delta_rule'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), nat('C', lo=[above(0), at_least(1.0)]),
         array('α', 'real', 'T'), array('β', 'real', 'T'), array('q', 'real', 'T', 'Dk'),
         array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
@@ -134,7 +134,7 @@ def prop_Mirror__Ops__chunkDeltaRule_eq(
 @mirror(
     'Mirror.Ops.chunkState_eq_gdnState', settings=SETTINGS,
     bound=['Mirror.Ops.gdnState', 'Mirror.Ops.gdnStep'], hypotheses=['h'], constructive=['h'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), nat('C'),
         nat('c', hi=[at_most(op('pos_floordiv', 'T', 'C'))]), array('α', 'real', 'T'),
         array('β', 'real', 'T'), array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
@@ -164,7 +164,7 @@ def prop_Mirror__Ops__chunkState_eq_gdnState(
 #     (q k : Fin T → Fin Dk → ℝ) (v : Fin T → Fin Dv → ℝ) : Fin T → Fin Dv → ℝ
 @mirror(
     'Mirror.Ops.gatedDeltaRule.conformance', settings=SETTINGS,
-    bound=['Mirror.Ops.gatedDeltaRule'], binders=[
+    bound=['Mirror.Ops.gatedDeltaRule'], solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), fin('arg5', 'T'), fin('arg6', 'Dv'),
         array('α', 'real', 'T'), array('β', 'real', 'T'), array('q', 'real', 'T', 'Dk'),
         array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
@@ -191,7 +191,7 @@ def prop_Mirror__Ops__gatedDeltaRule__conformance(
 @mirror(
     'Mirror.Ops.gdnApply_gdnState', settings=SETTINGS,
     bound=['Mirror.Ops.gdnState', 'Mirror.Ops.gdnStep'], hypotheses=['h'], constructive=['h'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), nat('start'),
         nat('n', hi=[at_most(op('sub', 'T', 'start'))]), array('α', 'real', 'T'),
         array('β', 'real', 'T'), array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
@@ -221,7 +221,7 @@ def prop_Mirror__Ops__gdnApply_gdnState(
 #     (t : ℕ) → t ≤ T → Matrix (Fin Dv) (Fin Dk) ℝ
 @mirror(
     'Mirror.Ops.gdnState.conformance', settings=SETTINGS, bound=['Mirror.Ops.gdnState'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), nat('t'), array('α', 'real', 'T'),
         array('β', 'real', 'T'), array('k', 'real', 'T', 'Dk'), array('v', 'real', 'T', 'Dv')])
 def prop_Mirror__Ops__gdnState__conformance(
@@ -242,7 +242,7 @@ def prop_Mirror__Ops__gdnState__conformance(
 @mirror(
     'Mirror.Ops.gdnState_succ', settings=SETTINGS,
     bound=['Mirror.Ops.gdnState', 'Mirror.Ops.gdnStep'], hypotheses=['h'], constructive=['h'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('Dk'), dim('Dv'), nat('t', hi=[at_most('T', -1)]),
         array('α', 'real', 'T'), array('β', 'real', 'T'), array('k', 'real', 'T', 'Dk'),
         array('v', 'real', 'T', 'Dv')])
@@ -263,7 +263,8 @@ def prop_Mirror__Ops__gdnState_succ(rt, *, v_T, v_Dk, v_Dv, v_alpha, v_beta, v_k
 # def gdnStep {Dk Dv : ℕ} (S : Matrix (Fin Dv) (Fin Dk) ℝ) (α β : ℝ)
 #     (k : Fin Dk → ℝ) (v : Fin Dv → ℝ) : Matrix (Fin Dv) (Fin Dk) ℝ
 @mirror(
-    'Mirror.Ops.gdnStep.conformance', settings=SETTINGS, bound=['Mirror.Ops.gdnStep'], binders=[
+    'Mirror.Ops.gdnStep.conformance', settings=SETTINGS, bound=['Mirror.Ops.gdnStep'],
+    solved=[], binders=[
         dim('Dk'), dim('Dv'), real('α'), real('β'), array('S', 'real', 'Dv', 'Dk'),
         array('k', 'real', 'Dk'), array('v', 'real', 'Dv')])
 def prop_Mirror__Ops__gdnStep__conformance(rt, *, v_Dk, v_Dv, v_S, v_alpha, v_beta, v_k, v_v):

@@ -22,7 +22,8 @@ BINDERS_T_K_I_t_i_x_Wg_Wu = [
 # def embed {V T D : ℕ} (c : ℝ) (E : Fin V → Fin D → ℝ) (tokens : Fin T → Fin V) :
 #     Fin T → Fin D → ℝ
 @mirror(
-    'Mirror.Ops.embed.conformance', settings=SETTINGS, bound=['Mirror.Ops.embed'], binders=[
+    'Mirror.Ops.embed.conformance', settings=SETTINGS, bound=['Mirror.Ops.embed'], solved=[],
+    binders=[
         dim('V'), dim('T'), dim('D'), real('c'), fin('arg3', 'T'), fin('arg4', 'D'),
         array('E', 'real', 'V', 'D'), array('tokens', 'fin', 'T', elem_size='V')])
 def prop_Mirror__Ops__embed__conformance(
@@ -38,7 +39,8 @@ def prop_Mirror__Ops__embed__conformance(
 # def gateUp {T K I : ℕ} (x : Fin T → Fin K → ℝ) (Wg Wu : Fin I → Fin K → ℝ) :
 #     Fin T → Fin (I + I) → ℝ
 @mirror(
-    'Mirror.Ops.gateUp.conformance', settings=SETTINGS, bound=['Mirror.Ops.gateUp'], binders=[
+    'Mirror.Ops.gateUp.conformance', settings=SETTINGS, bound=['Mirror.Ops.gateUp'], solved=[],
+    binders=[
         dim('T'), dim('K'), dim('I'), fin('arg3', 'T'), fin('arg4', op('mul', 2, 'I')),
         array('x', 'real', 'T', 'K'), array('Wg', 'real', 'I', 'K'),
         array('Wu', 'real', 'I', 'K')])
@@ -64,7 +66,8 @@ def prop_Mirror__Ops__gateUp__conformance(
 #     (t : Fin T) (i : Fin I) : gateUp x Wg Wu t (Fin.castAdd I i) = linear x Wg t i
 @mirror(
     'Mirror.Ops.gateUp_castAdd', settings=SETTINGS,
-    bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear'], binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
+    bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear'], solved=[],
+    binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
 def prop_Mirror__Ops__gateUp_castAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -77,7 +80,8 @@ def prop_Mirror__Ops__gateUp_castAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t,
 #     (t : Fin T) (i : Fin I) : gateUp x Wg Wu t (Fin.natAdd I i) = linear x Wu t i
 @mirror(
     'Mirror.Ops.gateUp_natAdd', settings=SETTINGS,
-    bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear'], binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
+    bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear'], solved=[],
+    binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
 def prop_Mirror__Ops__gateUp_natAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -89,7 +93,7 @@ def prop_Mirror__Ops__gateUp_natAdd(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, 
 # def geluMul {T I : ℕ} (gu : Fin T → Fin (I + I) → ℝ) : Fin T → Fin I → ℝ
 @mirror(
     'Mirror.Ops.geluMul.conformance', settings=SETTINGS, bound=['Mirror.Ops.geluMul'],
-    binders=BINDERS_T_I_arg1_arg2_gu)
+    solved=[], binders=BINDERS_T_I_arg1_arg2_gu)
 def prop_Mirror__Ops__geluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -108,7 +112,8 @@ def prop_Mirror__Ops__geluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2
 # def linear {T K N : ℕ} (x : Fin T → Fin K → ℝ) (W : Fin N → Fin K → ℝ) :
 #     Fin T → Fin N → ℝ
 @mirror(
-    'Mirror.Ops.linear.conformance', settings=SETTINGS, bound=['Mirror.Ops.linear'], binders=[
+    'Mirror.Ops.linear.conformance', settings=SETTINGS, bound=['Mirror.Ops.linear'], solved=[],
+    binders=[
         dim('T'), dim('K'), dim('N'), fin('arg2', 'T'), fin('arg3', 'N'),
         array('x', 'real', 'T', 'K'), array('W', 'real', 'N', 'K')])
 def prop_Mirror__Ops__linear__conformance(rt, *, v_T, v_K, v_N, v_x, v_W, v_arg2, v_arg3):
@@ -123,7 +128,8 @@ def prop_Mirror__Ops__linear__conformance(rt, *, v_T, v_K, v_N, v_x, v_W, v_arg2
 # def lmHead {T D V : ℕ} (mul : ℝ) (cap : Bool) (c : ℝ) (x : Fin T → Fin D → ℝ)
 #     (W : Fin V → Fin D → ℝ) : Fin T → Fin V → ℝ
 @mirror(
-    'Mirror.Ops.lmHead.conformance', settings=SETTINGS, bound=['Mirror.Ops.lmHead'], binders=[
+    'Mirror.Ops.lmHead.conformance', settings=SETTINGS, bound=['Mirror.Ops.lmHead'], solved=[],
+    binders=[
         dim('T'), dim('D'), dim('V'), real('mul'), variable('cap', 'bool'), real('c'),
         fin('arg5', 'T'), fin('arg6', 'V'), array('x', 'real', 'T', 'D'),
         array('W', 'real', 'V', 'D')])
@@ -155,7 +161,7 @@ def prop_Mirror__Ops__lmHead__conformance(
 #     lmHead mul false c x W = fun t v => mul * linear x W t v
 @mirror(
     'Mirror.Ops.lmHead_no_cap', settings=SETTINGS,
-    bound=['Mirror.Ops.linear', 'Mirror.Ops.lmHead'], binders=[
+    bound=['Mirror.Ops.linear', 'Mirror.Ops.lmHead'], solved=[], binders=[
         dim('T'), dim('D'), dim('V'), real('mul'), real('c'), array('x', 'real', 'T', 'D'),
         array('W', 'real', 'V', 'D')])
 def prop_Mirror__Ops__lmHead_no_cap(rt, *, v_T, v_D, v_V, v_mul, v_c, v_x, v_W):
@@ -173,7 +179,7 @@ def prop_Mirror__Ops__lmHead_no_cap(rt, *, v_T, v_D, v_V, v_mul, v_c, v_x, v_W):
 # def residual {T D : ℕ} (r : ℝ) (x h : Fin T → Fin D → ℝ) : Fin T → Fin D → ℝ
 @mirror(
     'Mirror.Ops.residual.conformance', settings=SETTINGS, bound=['Mirror.Ops.residual'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('D'), real('r'), fin('arg3', 'T'), fin('arg4', 'D'),
         array('x', 'real', 'T', 'D'), array('h', 'real', 'T', 'D')])
 def prop_Mirror__Ops__residual__conformance(rt, *, v_T, v_D, v_r, v_x, v_h, v_arg3, v_arg4):
@@ -187,7 +193,7 @@ def prop_Mirror__Ops__residual__conformance(rt, *, v_T, v_D, v_r, v_x, v_h, v_ar
 # theorem residual_one {T D : ℕ} (x h : Fin T → Fin D → ℝ) :
 #     residual 1 x h = fun t d => x t d + h t d
 @mirror(
-    'Mirror.Ops.residual_one', settings=SETTINGS, bound=['Mirror.Ops.residual'],
+    'Mirror.Ops.residual_one', settings=SETTINGS, bound=['Mirror.Ops.residual'], solved=[],
     binders=[dim('T'), dim('D'), array('x', 'real', 'T', 'D'), array('h', 'real', 'T', 'D')])
 def prop_Mirror__Ops__residual_one(rt, *, v_T, v_D, v_x, v_h):
     # hypotheses, conclusion
@@ -202,7 +208,7 @@ def prop_Mirror__Ops__residual_one(rt, *, v_T, v_D, v_x, v_h):
 # def siluMul {T I : ℕ} (gu : Fin T → Fin (I + I) → ℝ) : Fin T → Fin I → ℝ
 @mirror(
     'Mirror.Ops.siluMul.conformance', settings=SETTINGS, bound=['Mirror.Ops.siluMul'],
-    binders=BINDERS_T_I_arg1_arg2_gu)
+    solved=[], binders=BINDERS_T_I_arg1_arg2_gu)
 def prop_Mirror__Ops__siluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -218,7 +224,7 @@ def prop_Mirror__Ops__siluMul__conformance(rt, *, v_T, v_I, v_gu, v_arg1, v_arg2
 @mirror(
     'Mirror.Ops.siluMul_gateUp', settings=SETTINGS,
     bound=['Mirror.Ops.gateUp', 'Mirror.Ops.linear', 'Mirror.Ops.silu', 'Mirror.Ops.siluMul'],
-    binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
+    solved=[], binders=BINDERS_T_K_I_t_i_x_Wg_Wu)
 def prop_Mirror__Ops__siluMul_gateUp(rt, *, v_T, v_K, v_I, v_x, v_Wg, v_Wu, v_t, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(

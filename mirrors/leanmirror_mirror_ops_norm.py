@@ -34,7 +34,7 @@ def term_791c528d(rt, v_x, v_arg3, v_arg4, v_eps, v_H):
 # --- Mirror.Ops.l2norm.conformance (statement 6f3603bfe439) ---
 # def l2norm {T H : ℕ} (eps : ℝ) (x : Fin T → Fin H → ℝ) : Fin T → Fin H → ℝ
 @mirror(
-    'Mirror.Ops.l2norm.conformance', settings=SETTINGS, bound=['Mirror.Ops.l2norm'],
+    'Mirror.Ops.l2norm.conformance', settings=SETTINGS, bound=['Mirror.Ops.l2norm'], solved=[],
     binders=BINDERS_T_H_eps_arg2_arg3_x)
 def prop_Mirror__Ops__l2norm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v_arg3):
     # hypotheses, conclusion
@@ -53,7 +53,7 @@ def prop_Mirror__Ops__l2norm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v
 #     (h : Fin H) : l2norm 0 x t h = rmsnormUnit 0 x t h / Real.sqrt (H : ℝ)
 @mirror(
     'Mirror.Ops.l2norm_eq_rmsnormUnit_div', settings=SETTINGS,
-    bound=['Mirror.Ops.l2norm', 'Mirror.Ops.rmsnormUnit'],
+    bound=['Mirror.Ops.l2norm', 'Mirror.Ops.rmsnormUnit'], solved=[],
     binders=[dim('T'), dim('H'), fin('t', 'T'), fin('h', 'H'), array('x', 'real', 'T', 'H')])
 def prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div(rt, *, v_T, v_H, v_x, v_t, v_h):
     # hypotheses, conclusion
@@ -69,7 +69,7 @@ def prop_Mirror__Ops__l2norm_eq_rmsnormUnit_div(rt, *, v_T, v_H, v_x, v_t, v_h):
 #     (hx : ∃ h, x t h ≠ 0) : ∑ h, l2norm 0 x t h ^ 2 = 1
 @mirror(
     'Mirror.Ops.l2norm_sq_sum_eq_one', settings=SETTINGS, bound=['Mirror.Ops.l2norm'],
-    hypotheses=['hx'],
+    hypotheses=['hx'], solved=[],
     binders=[dim('T'), dim('H'), fin('t', 'T'), array('x', 'real', 'T', 'H')])
 def prop_Mirror__Ops__l2norm_sq_sum_eq_one(rt, *, v_T, v_H, v_x, v_t):
     # hypothesis hx
@@ -86,7 +86,7 @@ def prop_Mirror__Ops__l2norm_sq_sum_eq_one(rt, *, v_T, v_H, v_x, v_t):
 # theorem l2norm_zero {T H : ℕ} (eps : ℝ) :
 #     l2norm eps (fun (_ : Fin T) (_ : Fin H) => (0 : ℝ)) = fun _ _ => 0
 @mirror(
-    'Mirror.Ops.l2norm_zero', settings=SETTINGS, bound=['Mirror.Ops.l2norm'],
+    'Mirror.Ops.l2norm_zero', settings=SETTINGS, bound=['Mirror.Ops.l2norm'], solved=[],
     binders=[dim('T'), dim('H'), real('eps')])
 def prop_Mirror__Ops__l2norm_zero(rt, *, v_T, v_H, v_eps):
     # hypotheses, conclusion
@@ -102,7 +102,7 @@ def prop_Mirror__Ops__l2norm_zero(rt, *, v_T, v_H, v_eps):
 #     Fin T → Fin H → ℝ
 @mirror(
     'Mirror.Ops.rmsnorm.conformance', settings=SETTINGS, bound=['Mirror.Ops.rmsnorm'],
-    binders=BINDERS_T_H_eps_arg3_arg4_x_w)
+    solved=[], binders=BINDERS_T_H_eps_arg3_arg4_x_w)
 def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_arg3, v_arg4):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -115,7 +115,7 @@ def prop_Mirror__Ops__rmsnorm__conformance(rt, *, v_T, v_H, v_eps, v_x, v_w, v_a
 #     (w : Fin H → ℝ) : Fin T → Fin H → ℝ
 @mirror(
     'Mirror.Ops.rmsnormGated.conformance', settings=SETTINGS, bound=['Mirror.Ops.rmsnormGated'],
-    binders=[
+    solved=[], binders=[
         dim('T'), dim('H'), real('eps'), fin('arg4', 'T'), fin('arg5', 'H'),
         array('x', 'real', 'T', 'H'), array('z', 'real', 'T', 'H'), array('w', 'real', 'H')])
 def prop_Mirror__Ops__rmsnormGated__conformance(
@@ -136,7 +136,8 @@ def prop_Mirror__Ops__rmsnormGated__conformance(
 #     rmsnormGated eps x z w t h = rmsnorm eps x w t h * silu (z t h)
 @mirror(
     'Mirror.Ops.rmsnormGated_eq_rmsnorm_mul', settings=SETTINGS,
-    bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormGated', 'Mirror.Ops.silu'], binders=[
+    bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormGated', 'Mirror.Ops.silu'], solved=[],
+    binders=[
         dim('T'), dim('H'), real('eps'), fin('t', 'T'), fin('h', 'H'),
         array('x', 'real', 'T', 'H'), array('z', 'real', 'T', 'H'), array('w', 'real', 'H')])
 def prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul(
@@ -153,7 +154,7 @@ def prop_Mirror__Ops__rmsnormGated_eq_rmsnorm_mul(
 #     (w : Fin H → ℝ) : Fin T → Fin H → ℝ
 @mirror(
     'Mirror.Ops.rmsnormOffset.conformance', settings=SETTINGS,
-    bound=['Mirror.Ops.rmsnormOffset'], binders=BINDERS_T_H_eps_arg3_arg4_x_w)
+    bound=['Mirror.Ops.rmsnormOffset'], solved=[], binders=BINDERS_T_H_eps_arg3_arg4_x_w)
 def prop_Mirror__Ops__rmsnormOffset__conformance(
         rt, *, v_T, v_H, v_eps, v_x, v_w, v_arg3, v_arg4):
     # hypotheses, conclusion
@@ -168,7 +169,7 @@ def prop_Mirror__Ops__rmsnormOffset__conformance(
 #     (w : Fin H → ℝ) : rmsnormOffset eps x w = rmsnorm eps x (fun h => 1 + w h)
 @mirror(
     'Mirror.Ops.rmsnormOffset_eq_rmsnorm', settings=SETTINGS,
-    bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormOffset'], binders=[
+    bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormOffset'], solved=[], binders=[
         dim('T'), dim('H'), real('eps'), array('x', 'real', 'T', 'H'), array('w', 'real', 'H')])
 def prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm(rt, *, v_T, v_H, v_eps, v_x, v_w):
     # hypotheses, conclusion
@@ -184,7 +185,7 @@ def prop_Mirror__Ops__rmsnormOffset_eq_rmsnorm(rt, *, v_T, v_H, v_eps, v_x, v_w)
 #     Fin T → Fin H → ℝ
 @mirror(
     'Mirror.Ops.rmsnormUnit.conformance', settings=SETTINGS, bound=['Mirror.Ops.rmsnormUnit'],
-    binders=BINDERS_T_H_eps_arg2_arg3_x)
+    solved=[], binders=BINDERS_T_H_eps_arg2_arg3_x)
 def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_arg2, v_arg3):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -197,7 +198,7 @@ def prop_Mirror__Ops__rmsnormUnit__conformance(rt, *, v_T, v_H, v_eps, v_x, v_ar
 #     rmsnorm eps x (fun _ => 1) = rmsnormUnit eps x
 @mirror(
     'Mirror.Ops.rmsnormUnit_eq_rmsnorm_one', settings=SETTINGS,
-    bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormUnit'],
+    bound=['Mirror.Ops.rmsnorm', 'Mirror.Ops.rmsnormUnit'], solved=[],
     binders=[dim('T'), dim('H'), real('eps'), array('x', 'real', 'T', 'H')])
 def prop_Mirror__Ops__rmsnormUnit_eq_rmsnorm_one(rt, *, v_T, v_H, v_eps, v_x):
     # hypotheses, conclusion

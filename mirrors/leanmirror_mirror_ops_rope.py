@@ -28,7 +28,7 @@ def term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom):
 @mirror(
     'Mirror.Ops.invFreq.conformance', settings=SETTINGS, bound=['Mirror.Ops.invFreq'],
     domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:inv_freq'],
-    binders=[real('theta', lo=[above(0.0)]), nat('denom'), nat('active'), nat('i')])
+    solved=[], binders=[real('theta', lo=[above(0.0)]), nat('denom'), nat('active'), nat('i')])
 def prop_Mirror__Ops__invFreq__conformance(rt, *, v_theta, v_denom, v_active, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -45,7 +45,7 @@ def prop_Mirror__Ops__invFreq__conformance(rt, *, v_theta, v_denom, v_active, v_
     'Mirror.Ops.invFreq_of_ge_active', settings=SETTINGS, bound=['Mirror.Ops.invFreq'],
     hypotheses=['hi'], constructive=['hi'],
     domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:inv_freq'],
-    binders=[
+    solved=[], binders=[
         real('theta', lo=[above(0.0)]), nat('denom'), nat('active'),
         nat('i', lo=[at_least('active')])])
 def prop_Mirror__Ops__invFreq_of_ge_active(rt, *, v_theta, v_denom, v_active, v_i):
@@ -61,7 +61,8 @@ def prop_Mirror__Ops__invFreq_of_ge_active(rt, *, v_theta, v_denom, v_active, v_
 #     (x : Fin T → Fin D → ℝ) : Fin T → Fin D → ℝ
 @mirror(
     'Mirror.Ops.rope.conformance', settings=SETTINGS, bound=['Mirror.Ops.rope'],
-    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], binders=[
+    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], solved=[],
+    binders=[
         dim('T'), dim('D'), real('theta', lo=[above(0.0)]), nat('rot'), nat('denom'),
         nat('active'), fin('arg6', 'T'), fin('arg7', 'D'), array('pos', 'nat', 'T'),
         array('x', 'real', 'T', 'D')])
@@ -115,7 +116,8 @@ def prop_Mirror__Ops__rope__conformance(
 @mirror(
     'Mirror.Ops.rope_of_ge_rot', settings=SETTINGS, bound=['Mirror.Ops.rope'],
     hypotheses=['hd'], constructive=['hd'],
-    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], binders=[
+    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], solved=[],
+    binders=[
         dim('T'), dim('D'), real('theta', lo=[above(0.0)]), nat('rot', hi=[at_most('D', -1)]),
         nat('denom'), nat('active'), fin('t', 'T'), fin('d', 'D', lo=[at_least('rot')]),
         array('pos', 'nat', 'T'), array('x', 'real', 'T', 'D')])
@@ -140,7 +142,8 @@ def prop_Mirror__Ops__rope_of_ge_rot(
 @mirror(
     'Mirror.Ops.rope_pair_norm', settings=SETTINGS, bound=['Mirror.Ops.rope'],
     hypotheses=['hi', 'hD'], constructive=['hi', 'hD'],
-    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], binders=[
+    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], solved=[],
+    binders=[
         dim('T'), dim('D'), real('theta', lo=[above(0.0), above(0.0)]), nat('rot'),
         nat('denom'), nat('active'), fin('t', 'T'),
         nat('i', hi=[below(op('int_div', 'rot', 2)), below(op('sub', 'D', op('int_div', 'rot', 2)))]),
@@ -179,7 +182,8 @@ def prop_Mirror__Ops__rope_pair_norm(
 #     rope theta rot denom active (fun _ => 0) x = x
 @mirror(
     'Mirror.Ops.rope_pos_zero', settings=SETTINGS, bound=['Mirror.Ops.rope'],
-    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], binders=[
+    domains=['drawn with theta > 0.0, the domain of mirror.bundled.impl.ops:rope'], solved=[],
+    binders=[
         dim('T'), dim('D'), real('theta', lo=[above(0.0)]), nat('rot'), nat('denom'),
         nat('active'), array('x', 'real', 'T', 'D')])
 def prop_Mirror__Ops__rope_pos_zero(rt, *, v_T, v_D, v_theta, v_rot, v_denom, v_active, v_x):

@@ -15,7 +15,7 @@ SETTINGS = {'nat_max': 6, 'int_max': 8, 'dim_min': 1, 'dim_max': 4, 'nat_domain'
 # def geluTanh (x : ℝ) : ℝ
 @mirror(
     'Mirror.Ops.geluTanh.conformance', settings=SETTINGS, bound=['Mirror.Ops.geluTanh'],
-    binders=[real('x')])
+    solved=[], binders=[real('x')])
 def prop_Mirror__Ops__geluTanh__conformance(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -30,7 +30,8 @@ def prop_Mirror__Ops__geluTanh__conformance(rt, *, v_x):
 # --- Mirror.Ops.geluTanh_zero (statement a1b7e9576cbf) ---
 # theorem geluTanh_zero : geluTanh 0 = 0
 @mirror(
-    'Mirror.Ops.geluTanh_zero', settings=SETTINGS, bound=['Mirror.Ops.geluTanh'], binders=[])
+    'Mirror.Ops.geluTanh_zero', settings=SETTINGS, bound=['Mirror.Ops.geluTanh'], solved=[],
+    binders=[])
 def prop_Mirror__Ops__geluTanh_zero(rt):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(rt.call('Mirror.Ops.geluTanh', (), 0), 0)
@@ -40,7 +41,7 @@ def prop_Mirror__Ops__geluTanh_zero(rt):
 # def sigmoid (x : ℝ) : ℝ
 @mirror(
     'Mirror.Ops.sigmoid.conformance', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'],
-    binders=[real('x')])
+    solved=[], binders=[real('x')])
 def prop_Mirror__Ops__sigmoid__conformance(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -51,7 +52,7 @@ def prop_Mirror__Ops__sigmoid__conformance(rt, *, v_x):
 # theorem sigmoid_add_sigmoid_neg (x : ℝ) : sigmoid x + sigmoid (-x) = 1
 @mirror(
     'Mirror.Ops.sigmoid_add_sigmoid_neg', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'],
-    binders=[real('x')])
+    solved=[], binders=[real('x')])
 def prop_Mirror__Ops__sigmoid_add_sigmoid_neg(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -61,7 +62,7 @@ def prop_Mirror__Ops__sigmoid_add_sigmoid_neg(rt, *, v_x):
 # --- Mirror.Ops.sigmoid_pos_lt_one (statement a1b36f027dfc) ---
 # theorem sigmoid_pos_lt_one (x : ℝ) : 0 < sigmoid x ∧ sigmoid x < 1
 @mirror(
-    'Mirror.Ops.sigmoid_pos_lt_one', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'],
+    'Mirror.Ops.sigmoid_pos_lt_one', settings=SETTINGS, bound=['Mirror.Ops.sigmoid'], solved=[],
     binders=[real('x')])
 def prop_Mirror__Ops__sigmoid_pos_lt_one(rt, *, v_x):
     # hypotheses, conclusion
@@ -73,7 +74,7 @@ def prop_Mirror__Ops__sigmoid_pos_lt_one(rt, *, v_x):
 # --- Mirror.Ops.silu.conformance (statement ceb39aa25ce2) ---
 # def silu (x : ℝ) : ℝ
 @mirror(
-    'Mirror.Ops.silu.conformance', settings=SETTINGS, bound=['Mirror.Ops.silu'],
+    'Mirror.Ops.silu.conformance', settings=SETTINGS, bound=['Mirror.Ops.silu'], solved=[],
     binders=[real('x')])
 def prop_Mirror__Ops__silu__conformance(rt, *, v_x):
     # hypotheses, conclusion
@@ -84,7 +85,8 @@ def prop_Mirror__Ops__silu__conformance(rt, *, v_x):
 # --- Mirror.Ops.silu_eq_div (statement 9862e0c882ea) ---
 # theorem silu_eq_div (x : ℝ) : silu x = x / (1 + Real.exp (-x))
 @mirror(
-    'Mirror.Ops.silu_eq_div', settings=SETTINGS, bound=['Mirror.Ops.silu'], binders=[real('x')])
+    'Mirror.Ops.silu_eq_div', settings=SETTINGS, bound=['Mirror.Ops.silu'], solved=[],
+    binders=[real('x')])
 def prop_Mirror__Ops__silu_eq_div(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -95,7 +97,7 @@ def prop_Mirror__Ops__silu_eq_div(rt, *, v_x):
 # theorem silu_eq_mul_sigmoid (x : ℝ) : silu x = x * sigmoid x
 @mirror(
     'Mirror.Ops.silu_eq_mul_sigmoid', settings=SETTINGS,
-    bound=['Mirror.Ops.sigmoid', 'Mirror.Ops.silu'], binders=[real('x')])
+    bound=['Mirror.Ops.sigmoid', 'Mirror.Ops.silu'], solved=[], binders=[real('x')])
 def prop_Mirror__Ops__silu_eq_mul_sigmoid(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -106,7 +108,7 @@ def prop_Mirror__Ops__silu_eq_mul_sigmoid(rt, *, v_x):
 # def softcap (c x : ℝ) : ℝ
 @mirror(
     'Mirror.Ops.softcap.conformance', settings=SETTINGS, bound=['Mirror.Ops.softcap'],
-    binders=[real('c'), real('x')])
+    solved=[], binders=[real('c'), real('x')])
 def prop_Mirror__Ops__softcap__conformance(rt, *, v_c, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -117,7 +119,8 @@ def prop_Mirror__Ops__softcap__conformance(rt, *, v_c, v_x):
 # theorem softcap_abs_le (c x : ℝ) (hc : 0 < c) : |softcap c x| ≤ c
 @mirror(
     'Mirror.Ops.softcap_abs_le', settings=SETTINGS, bound=['Mirror.Ops.softcap'],
-    hypotheses=['hc'], constructive=['hc'], binders=[real('c', lo=[above(0)]), real('x')])
+    hypotheses=['hc'], constructive=['hc'], solved=[],
+    binders=[real('c', lo=[above(0)]), real('x')])
 def prop_Mirror__Ops__softcap_abs_le(rt, *, v_c, v_x):
     # hypothesis hc
     h_hc = rt.lt(0, v_c)
@@ -129,7 +132,7 @@ def prop_Mirror__Ops__softcap_abs_le(rt, *, v_c, v_x):
 # def softplus (x : ℝ) : ℝ
 @mirror(
     'Mirror.Ops.softplus.conformance', settings=SETTINGS, bound=['Mirror.Ops.softplus'],
-    binders=[real('x')])
+    solved=[], binders=[real('x')])
 def prop_Mirror__Ops__softplus__conformance(rt, *, v_x):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -139,7 +142,7 @@ def prop_Mirror__Ops__softplus__conformance(rt, *, v_x):
 # --- Mirror.Ops.softplus_pos (statement 75e810c9a3fa) ---
 # theorem softplus_pos (x : ℝ) : 0 < softplus x
 @mirror(
-    'Mirror.Ops.softplus_pos', settings=SETTINGS, bound=['Mirror.Ops.softplus'],
+    'Mirror.Ops.softplus_pos', settings=SETTINGS, bound=['Mirror.Ops.softplus'], solved=[],
     binders=[real('x')])
 def prop_Mirror__Ops__softplus_pos(rt, *, v_x):
     # hypotheses, conclusion

@@ -39,7 +39,7 @@ def term_c8ad77e3(rt, v_v, v_a, v_i):
 # def convHead (a v : ℕ → ℝ) (i : ℕ) : ℝ
 @mirror(
     'Mirror.PositionalHead.convHead.conformance', settings=SETTINGS,
-    bound=['Mirror.PositionalHead.convHead'], binders=BINDERS_i_a_v)
+    bound=['Mirror.PositionalHead.convHead'], solved=[], binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -51,7 +51,7 @@ def prop_Mirror__PositionalHead__convHead__conformance(rt, *, v_a, v_v, v_i):
 # def posHead (a v : ℕ → ℝ) (i : ℕ) : ℝ
 @mirror(
     'Mirror.PositionalHead.posHead.conformance', settings=SETTINGS,
-    bound=['Mirror.PositionalHead.posHead'], binders=BINDERS_i_a_v)
+    bound=['Mirror.PositionalHead.posHead'], solved=[], binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(
@@ -63,7 +63,7 @@ def prop_Mirror__PositionalHead__posHead__conformance(rt, *, v_a, v_v, v_i):
 # theorem posHead_eq_convHead (a v : ℕ → ℝ) (i : ℕ) : posHead a v i = convHead a v i
 @mirror(
     'Mirror.PositionalHead.posHead_eq_convHead', settings=SETTINGS,
-    bound=['Mirror.PositionalHead.convHead', 'Mirror.PositionalHead.posHead'],
+    bound=['Mirror.PositionalHead.convHead', 'Mirror.PositionalHead.posHead'], solved=[],
     binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__posHead_eq_convHead(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
@@ -80,7 +80,7 @@ def prop_Mirror__PositionalHead__posHead_eq_convHead(rt, *, v_a, v_v, v_i):
 #         / ∑ d ∈ Finset.range (i + 1), Real.exp (a d)
 @mirror(
     'Mirror.PositionalHead.pos_head_is_causal_convolution', settings=dict(SETTINGS, dim_min=0),
-    binders=BINDERS_i_a_v)
+    solved=[], binders=BINDERS_i_a_v)
 def prop_Mirror__PositionalHead__pos_head_is_causal_convolution(rt, *, v_a, v_v, v_i):
     # hypotheses, conclusion
     return rt.truth(True), rt.eq(

@@ -40,11 +40,11 @@ from bridge.errors import InvalidArgument
 CONFIG_FILES = ("leanmirror.toml", "pyproject.toml")
 #: Keys a binding table may have.
 BINDING_KEYS = ("impl", "index", "dims", "vectorized", "domain", "adapter", "description",
-                "dtypes", "ulps", "rtol", "reference", "k", "sizes", "magnitude")
+                "dtypes", "ulps", "rtol", "atol", "reference", "k", "sizes", "magnitude")
 #: Keys of the ``[tool.leanmirror]`` table.
 TOP_KEYS = ("python-path", "modules", "bindings", "catalog", "draws")
 #: Keys of ``[tool.leanmirror.draws]`` (every binding's defaults).
-DRAW_KEYS = ("sizes", "magnitude", "dtypes", "ulps", "rtol", "k")
+DRAW_KEYS = ("sizes", "magnitude", "dtypes", "ulps", "rtol", "atol", "k")
 #: The dtypes a kernel can be measured in.
 DTYPES = ("float64", "float32", "bfloat16", "float16")
 #: Magnitudes of conformance draws: ``"wide"`` spreads reals over the dtype's whole range
@@ -74,6 +74,10 @@ class KernelProfile:
     dtypes: tuple[str, ...] = ("float64",)
     ulps: float | None = None
     rtol: float | None = None
+    #: An absolute error always allowed, as in ``numpy.allclose``: for a kernel whose error is
+    #: bounded normwise (a quadrature, an FFT), where an exact value that cancels to nearly 0
+    #: is no measure of its accuracy in ulps or relative terms.
+    atol: float | None = None
     reference: str | None = None
     k: float = 2.0
     sizes: tuple[int, int] | None = None
@@ -124,6 +128,7 @@ _PROFILE_READERS = {
     "dtypes": lambda v, w: _dtypes(v, w),
     "ulps": lambda v, w: float(_positive(v, w)),
     "rtol": lambda v, w: float(_positive(v, w)),
+    "atol": lambda v, w: float(_positive(v, w)),
     "k": lambda v, w: float(_positive(v, w)),
     "reference": lambda v, w: _target(v, w),
     "sizes": _sizes,

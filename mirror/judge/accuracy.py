@@ -91,6 +91,14 @@ _NumpyRecorder = _recording(NumpyRuntime)
 _BallRecorder = _recording(BallRuntime)
 
 
+def _within_atol(kernel: np.ndarray, lean: list, atol: float | None) -> bool:
+    """Every entry within ``atol`` of Lean's value (finite outputs only: ℝ has no NaN)."""
+    out = np.asarray(kernel).reshape(-1)
+    if atol is None or out.size != len(lean) or not np.isfinite(out).all():
+        return False
+    return all(float(abs(_CTX.mpc(complex(x)) - v)) <= atol for x, v in zip(out, lean))
+
+
 @dataclass
 class Measurement:
     """One draw measured: the kernel's value, Lean's, and the error in the dtype's units."""
@@ -284,7 +292,8 @@ class Meter:
             return "Lean's value beyond the dtype's range"
         ulps, rel, reason = _errors(kernel, lean, self.dtype)
         m = Measurement(example, ulps, rel, kernel, lean, True, self.budget_ulps, reason, method)
-        if not self._within(m, self.budget_ulps, self.profile.rtol):
+        if not (self._within(m, self.budget_ulps, self.profile.rtol)
+                or _within_atol(kernel, lean, getattr(self.profile, "atol", None))):
             if (math.isfinite(m.ulps) and self.deadline is not None
                     and time.monotonic() > self.deadline):
                 return "not judged: the time budget ended before its input sensitivity"

@@ -36,12 +36,15 @@ def attach_replay(result: Any, project: str | Path | None) -> Any:
 def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
     """The certificate of a refuted outcome of ``mirror``, with the independent checker's
     verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
-    from mirror.judge.certificate import build
+    from mirror.judge.certificate import CertificateError, build
 
     if mirror.statement is None or outcome.counterexample is None:
         return None
-    certificate = build(mirror.statement, mirror.name, outcome.counterexample,
-                        outcome.decision_method)
+    try:
+        certificate = build(mirror.statement, mirror.name, outcome.counterexample,
+                            outcome.decision_method)
+    except CertificateError as exc:  # e.g. a draw of ⊤ in ℝ≥0∞: no exact rational to record
+        return {"checked": f"no certificate: {exc}"}
     certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
     return certificate
 

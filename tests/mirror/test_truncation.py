@@ -85,7 +85,9 @@ def test_a_value_the_prefix_does_not_decide_refutes_nothing(verdicts, name):
 def test_the_hypothesis_held_on_the_prefix_leaves_the_draws_undecided(verdicts):
     status, reason, _ = _status(verdicts, "hyp_forall_card")
     assert status == "inconclusive"
-    assert "undecided" in reason
+    # the set is computed on a finite range by the solver, or the draws are undecided: either
+    # way nothing is decided from the truncated part
+    assert "undecided" in reason or "a truncated set decides nothing" in reason, reason
 
 
 @pytest.mark.parametrize("name", ["concl_forall_fails", "exists_hyp_refutes"])

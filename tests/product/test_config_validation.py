@@ -77,3 +77,25 @@ def test_an_uncommented_init_line_is_a_binding_of_exactly_that_name(tmp_path):
     line = next(l for l in section.splitlines() if l.startswith("# \"P."))
     live = tomllib.loads("[b]\n" + line[2:])
     assert list(live["b"]) == [name]
+
+
+def test_atol_is_a_positive_number_of_a_binding(tmp_path):
+    project = make_project(tmp_path / "p", '"Cfg.relu" = { impl = "PKG.ops:relu", atol = 1e-12 }\n',
+                           package="cfgatol")
+    spec = read_config(project).bindings[0]
+    assert spec.profile.atol == 1e-12
+    bad = make_project(tmp_path / "q", '"Cfg.relu" = { impl = "PKG.ops:relu", atol = -1 }\n',
+                       package="cfgatol2")
+    with pytest.raises(ConfigError, match="atol"):
+        read_config(bad)
+
+
+def test_atol_passes_a_kernel_within_it_and_only_then():
+    import numpy as np
+
+    from mirror.judge.accuracy import _within_atol
+
+    assert _within_atol(np.array([0.0]), [-1.27e-16], 1e-12)
+    assert not _within_atol(np.array([1e-9]), [0.0], 1e-12)
+    assert not _within_atol(np.array([np.nan]), [0.0], 1e-12)
+    assert not _within_atol(np.array([0.0]), [0.0], None)
