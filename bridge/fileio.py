@@ -28,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import json
+import math
 import os
 import shutil
 import stat
@@ -206,6 +207,18 @@ def write_json_atomic(path: str | os.PathLike[str], obj: Any, *, indent: int | N
     return write_text_atomic(path, text + "\n")
 
 
+def json_ready(obj: Any) -> Any:
+    """``obj`` with every non-finite float as the string ``"nan"``, ``"inf"`` or ``"-inf"``
+    (JSON has no such numbers; a kernel's ``nan`` output is data a log must keep)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return "nan" if obj != obj else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, dict):
+        return {k: json_ready(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_ready(v) for v in obj]
+    return obj
+
+
 def append_jsonl(path: str | os.PathLike[str], obj: Any) -> None:
     """Append ``obj`` as one JSON line to ``path`` and flush it to disk.
 
@@ -213,7 +226,8 @@ def append_jsonl(path: str | os.PathLike[str], obj: Any) -> None:
     ``fsync``-ed, so a process killed afterwards (even with SIGKILL) loses nothing already
     appended, and concurrent appenders do not interleave within a line.
     """
-    line = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    line = json.dumps(json_ready(obj), ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":"))
     if "\n" in line:
         raise ValueError("append_jsonl: encoded record unexpectedly contains a newline")
     data = (line + "\n").encode("utf-8")

@@ -176,3 +176,16 @@ def test_the_published_directory_keeps_the_usual_permissions(tmp_path):
     out.chmod(0o750)
     write_report(out, _run("new"))
     assert stat.S_IMODE(out.stat().st_mode) == 0o750
+
+
+def test_a_result_with_nan_and_inf_is_logged_not_a_crash(tmp_path):
+    """A kernel's nan output in a fuzz result: the log keeps it as text (was ValueError)."""
+    import json as _json
+
+    from bridge.fileio import append_jsonl, read_jsonl
+
+    log = tmp_path / "fuzz.jsonl"
+    append_jsonl(log, {"kernel": float("nan"), "lean": [1.0, float("inf"), -float("inf")]})
+    rows = read_jsonl(log).records
+    assert rows == [{"kernel": "nan", "lean": [1.0, "inf", "-inf"]}]
+    assert _json.loads(log.read_text().splitlines()[0])["kernel"] == "nan"
