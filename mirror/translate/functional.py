@@ -20,6 +20,7 @@ import dataclasses
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.translate.lean_terms import binder_names
 
 
 def _domains(ty: T.Term | None) -> tuple[list[T.Term], T.Term] | None:
@@ -30,16 +31,6 @@ def _domains(ty: T.Term | None) -> tuple[list[T.Term], T.Term] | None:
         domains.extend(b.type for b in ty.binders)
         ty = ty.body
     return (domains, ty) if domains else None
-
-
-def _binder_names(term: T.Term) -> set[str]:
-    names: set[str] = set()
-    for node in T.walk(term):
-        if isinstance(node, (T.Lam, T.Pi)):
-            names |= {b.name for b in node.binders}
-        elif isinstance(node, T.Let):
-            names.add(node.name)
-    return names
 
 
 def _definition(hyp: T.Term | None, functions: dict[str, tuple[list, T.Term]]):
@@ -73,7 +64,7 @@ class _Inliner:
                  codomain: T.Term) -> None:
         self.name, self.params, self.body = name, params, body
         self.domains, self.codomain = domains, codomain
-        self.inner = _binder_names(body)
+        self.inner = binder_names(body)
         self.failed = False
 
     def _argument_type(self, name: str, body: T.Term) -> T.Term | None:
