@@ -39,7 +39,7 @@ from mirror.translate.binder_types import infer_types
 from mirror.translate.collection_ops import INTERVALS, CollectionOperations, _require_scalar
 from mirror.translate.collection_values import (KINDS, QUALIFIED, Optional, Rep, Segment, Sequence, Subset,
                                       operation)
-from mirror.translate.lean_terms import (BOOL, FALSE, NAT, ONE, TRUE, ZERO, app, beta, binder_names,
+from mirror.translate.lean_terms import (theorem_binders, BOOL, FALSE, NAT, ONE, TRUE, ZERO, app, beta, binder_names,
                                          conj, conjuncts, disj, is_call, neg, pi, premise, show,
                                          type_head)
 from mirror.translate.translation import Untranslatable
@@ -445,11 +445,7 @@ def desugar(decl: Declaration) -> Declaration:
     cannot be rewritten."""
     if decl.type is None or decl.kind != "theorem":
         return decl
-    binders = list(decl.binders)
-    body = decl.type
-    while isinstance(body, T.Pi):
-        binders.extend(body.binders)
-        body = body.body
+    binders, body = theorem_binders(decl)
     if not _needed(binders, body):
         return decl
     taken = {b.name for b in binders} | binder_names(body)

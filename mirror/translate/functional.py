@@ -20,7 +20,7 @@ import dataclasses
 
 from bridge import term as T
 from bridge.declaration import Declaration
-from mirror.translate.lean_terms import binder_names
+from mirror.translate.lean_terms import binder_names, theorem_binders
 
 
 def _domains(ty: T.Term | None) -> tuple[list[T.Term], T.Term] | None:
@@ -117,11 +117,7 @@ def define_functions(decl: Declaration) -> Declaration:
     when it has none)."""
     if decl.type is None or decl.kind != "theorem":
         return decl
-    binders = list(decl.binders)
-    body = decl.type
-    while isinstance(body, T.Pi):
-        binders.extend(body.binders)
-        body = body.body
+    binders, body = theorem_binders(decl)
     changed = True
     rewritten = False
     while changed:

@@ -73,6 +73,17 @@ def premise(cond: T.Term) -> T.Term:
     return cond
 
 
+def theorem_binders(decl) -> tuple[list[T.Binder], T.Term]:
+    """A declaration's binders, its own and those of the ``∀`` prefix of its type, and the body
+    after them."""
+    binders = list(decl.binders)
+    body = decl.type
+    while isinstance(body, T.Pi):
+        binders.extend(body.binders)
+        body = body.body
+    return binders, body
+
+
 def binder_names(term: T.Term) -> set[str]:
     names: set[str] = set()
     for node in T.walk(term):

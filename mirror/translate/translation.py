@@ -26,6 +26,7 @@ import sympy as sp
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.elaborator import Elaborator
+from mirror.translate.lean_terms import theorem_binders
 from mirror.translate.types import NAT, Ty
 from mirror.translate.unfolding import Unfolding
 from mirror.translate.values import (
@@ -89,11 +90,7 @@ class Translator(Unfolding, Elaborator):
         hyps: list[tuple[str, sp.Basic]] = []
         hyp_terms: list[tuple[str, T.Term]] = []
         hyp_envs: list[Env] = []
-        binders = list(decl.binders)
-        body = decl.type
-        while isinstance(body, T.Pi):
-            binders.extend(body.binders)
-            body = body.body
+        binders, body = theorem_binders(decl)
         names = _unshadowed(binders)
         for index, binder in enumerate(binders):
             if binder.info == "instImplicit":
