@@ -453,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="re-check every tested theorem of the proved sets with extreme draws")
     parser.add_argument("--findings", type=Path, default=None, metavar="FILE",
                         help="also write every refuted/error row (both passes) as JSON lines")
+    parser.add_argument("--only", action="append", default=[], metavar="FIXTURE",
+                        help="measure only these fixture projects (e.g. fixtures/mathlib/"
+                             "round-2026-12-01; repeatable), to split a long run into pieces")
     args = parser.parse_args(argv)
     described = {}
     for item in args.describe:
@@ -463,6 +466,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.examples < 1 or args.sweep < 0:
         parser.error(f"--examples must be ≥ 1 and --sweep ≥ 0, got {args.examples} and {args.sweep}")
     targets = fixture_projects()
+    if args.only:
+        unknown = sorted(set(args.only) - {name for name, _ in targets})
+        if unknown:
+            parser.error(f"--only {unknown[0]!r}: expected a fixture project, one of "
+                         + ", ".join(name for name, _ in targets))
+        targets = [(name, path) for name, path in targets if name in args.only]
     notes = []
     for path in args.projects:
         if path.is_dir():

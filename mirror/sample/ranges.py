@@ -29,7 +29,11 @@ class Range(NamedTuple):
     hi_strict: Any = False
 
     def empty(self) -> Any:
-        """Per draw: no value lies in the range."""
+        """Per draw: no value lies in the range (for reals: no finite float64,
+        :func:`float_ends`)."""
+        if np.asarray(self.lo).dtype.kind == "f" or np.asarray(self.hi).dtype.kind == "f":
+            lo, hi = float_ends(self.lo, self.hi, self.lo_strict, self.hi_strict)
+            return lo > hi
         return (self.lo > self.hi) | ((self.lo == self.hi) & (self.lo_strict | self.hi_strict))
 
 #: Bounds on ``x`` from ``x · b ≤ a`` (or ``≥``) for a factor ``b`` of unknown sign:
@@ -147,19 +151,44 @@ def _real_range(lows: list[dict], highs: list[dict], values: dict, bound: float)
     hi_strict: Any = False
     for b in lows:
         v = np.asarray(_bound_value(b, values), dtype=float)
-        lo_strict = np.where(v >= lo, b["strict"], lo_strict)
+        lo_strict = np.where(v > lo, b["strict"], np.where(v == lo, lo_strict | b["strict"],
+                                                            lo_strict))
         lo = np.maximum(lo, v)
     for b in highs:
         v = np.asarray(_bound_value(b, values), dtype=float)
-        hi_strict = np.where(v <= hi, b["strict"], hi_strict)
+        hi_strict = np.where(v < hi, b["strict"], np.where(v == hi, hi_strict | b["strict"],
+                                                            hi_strict))
         hi = np.minimum(hi, v)
     if lows and not highs:
         hi = np.maximum(hi, lo + bound)
     if highs and not lows:
         lo = np.minimum(lo, hi - bound)
+    lo, hi = np.asarray(lo, dtype=float) + 0.0, np.asarray(hi, dtype=float) + 0.0  # no -0.0
     if all(np.ndim(x) == 0 for x in (lo, hi, lo_strict, hi_strict)):
         return Range(float(lo), float(hi), bool(lo_strict), bool(hi_strict))
     return Range(lo, hi, lo_strict, hi_strict)
+
+
+#: The largest finite float64: draws are finite, so no range reaches beyond it.
+FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
+def float_ends(lo: Any, hi: Any, lo_strict: Any, hi_strict: Any) -> tuple[Any, Any]:
+    """The closed float64 ends of the draws in ``lo … hi`` (strict ends excluded): exactly the
+    finite float64 values the range holds, as ``[lo', hi']`` with ``lo' > hi'`` when it holds
+    none. A strict end moves to the next float inward (``0 < x`` is ``5e-324 ≤ x`` among
+    floats, and ``0 < x < 5e-324`` holds no float); an end beyond float64's range (a bound
+    that overflowed, ``y ≥ x ^ 2`` at ``x = 1e300``) admits no finite float beyond it, so an
+    overflowed lower end ``+inf`` empties the range and ``-inf`` opens it; ``-0.0`` is ``0``
+    (ℝ has one zero) and a NaN end (a bound with no value) empties the range."""
+    lo = np.asarray(lo, dtype=float)
+    hi = np.asarray(hi, dtype=float)
+    unknown = np.isnan(lo) | np.isnan(hi)
+    lo = np.where(np.asarray(lo_strict, dtype=bool), np.nextafter(lo, np.inf), lo)
+    hi = np.where(np.asarray(hi_strict, dtype=bool), np.nextafter(hi, -np.inf), hi)
+    lo = np.where(unknown, np.inf, np.maximum(lo, -FLOAT_MAX)) + 0.0
+    hi = np.where(unknown, -np.inf, np.minimum(hi, FLOAT_MAX)) + 0.0
+    return lo, hi
 
 
 def _range(kind: str, lows: list[dict], highs: list[dict], size_spec: dict | None,
@@ -183,4 +212,4 @@ def element_range(entry: dict, values: dict, settings: dict) -> Range:
     return _range(entry["elem"], lows, highs, entry.get("elem_size"), False, values, settings)
 
 
-__all__ = ["FACTOR_DIVISIONS", "INTEGER_KINDS", "Range", "element_range", "evaluate_tree", "scalar_range", "size"]
+__all__ = ["FACTOR_DIVISIONS", "FLOAT_MAX", "INTEGER_KINDS", "Range", "float_ends", "element_range", "evaluate_tree", "scalar_range", "size"]

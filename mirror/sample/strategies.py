@@ -15,7 +15,8 @@ from hypothesis.extra import numpy as hnp
 
 from mirror.sample.extremes import force_extremes, with_extremes
 from mirror.sample.plan import PlanSettings, plan_statement
-from mirror.sample.ranges import INTEGER_KINDS, Range, element_range, evaluate_tree, scalar_range, size
+from mirror.sample.ranges import (FLOAT_MAX, INTEGER_KINDS, Range, element_range, evaluate_tree, float_ends,
+                                  scalar_range, size)
 from mirror.sample.wide import (sample_sizes, sample_wide, wide_arrays, wide_dtype, wide_reals,
                                 wide_sizes)
 
@@ -55,21 +56,30 @@ def _apply_set_where(arr: np.ndarray, rules: list[dict], values: dict[str, Any],
 TINY = 1e-30
 
 
+#: The smallest positive normal float64: below it only subnormals (and 0) are left.
+_NORMAL = float(np.finfo(np.float64).smallest_normal)
+
+
 def _reals(lo: float, hi: float, exclude_min: bool, exclude_max: bool) -> st.SearchStrategy:
-    """Finite floats in ``[lo, hi]`` (ends excluded as asked), tiny magnitudes tamed."""
+    """Finite floats in ``[lo, hi]`` (ends excluded as asked), tiny magnitudes tamed; nothing
+    when no float lies there (:func:`~mirror.sample.ranges.float_ends`: adjacent or overflowed
+    ends), so the draw is rejected instead of Hypothesis raising."""
+    lo, hi = (float(end) for end in float_ends(lo, hi, exclude_min, exclude_max))
+    if lo > hi:
+        return st.nothing()
 
     def tame(value: float) -> float:
         if value == 0 or abs(value) >= TINY:
             return value
-        zero_ok = (lo < 0 or (lo == 0 and not exclude_min)) and (hi > 0 or (hi == 0 and not
-                                                                           exclude_max))
-        if zero_ok:
+        if lo <= 0 <= hi:
             return 0.0
         candidate = TINY if value > 0 else -TINY
         return candidate if lo <= candidate <= hi else value
 
-    return st.floats(lo, hi, exclude_min=exclude_min, exclude_max=exclude_max, allow_nan=False,
-                     allow_infinity=False, allow_subnormal=False).map(tame)
+    # subnormals only where the range holds no other float (they are tamed like any tiny value)
+    only_subnormal = not (lo <= 0 <= hi or hi >= _NORMAL or lo <= -_NORMAL)
+    return st.floats(lo, hi, allow_nan=False, allow_infinity=False,
+                     allow_subnormal=only_subnormal).map(tame)
 
 
 def examples(plan: dict[str, Any]) -> st.SearchStrategy:
@@ -289,6 +299,8 @@ def _sample_range(rng, span: Range, shape: tuple, kind: str, upper,
         return np.broadcast_to(arr.reshape(per_draw) if arr.ndim else arr, shape)
 
     lo, hi = spread(span.lo), spread(span.hi)
+    if kind not in INTEGER_KINDS:  # an overflowed end bounds no finite float: draws are finite
+        lo, hi = np.maximum(lo, -FLOAT_MAX), np.minimum(hi, FLOAT_MAX)
     if kind in INTEGER_KINDS:
         width = np.maximum(hi - lo + 1, 1)
         return (lo + np.floor(rng.random(shape) * width)).astype(np.int64)
@@ -299,8 +311,17 @@ def _sample_range(rng, span: Range, shape: tuple, kind: str, upper,
         narrow_lo = np.where(narrow_lo < narrow_hi, narrow_lo, lo)
         x = narrow_lo + rng.random(shape) * (narrow_hi - narrow_lo)
         return sample_wide(rng, x, lo, hi, lo_strict, hi_strict, wide)
-    x = _special_mix(rng, lo + rng.random(shape) * (hi - lo), lo, hi, lo_strict, hi_strict)
+    x = _special_mix(rng, _uniform(rng.random(shape), lo, hi), lo, hi, lo_strict, hi_strict)
     return _mix_top(rng, x, kind, upper)
+
+
+def _uniform(r: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``lo + r · (hi − lo)`` without overflow where the width passes float64's maximum
+    (``[-1e308, 1e308]``); an empty range (``lo > hi``, masked by the caller) gives garbage
+    silently."""
+    with np.errstate(all="ignore"):
+        width = hi - lo
+        return np.where(np.isfinite(width), lo + r * width, lo * (1 - r) + hi * r)
 
 
 def _special_mix(rng, x, lo, hi, lo_strict, hi_strict):

@@ -39,11 +39,13 @@ def test_no_proved_theorem_of_a_first_look_is_refuted_or_an_error(project, cover
 
 
 @pytest.fixture(scope="module")
-def case_runs():
-    """Each case's project run once, on the cases' names only."""
+def case_runs(request):
+    """Each case's project run once, on the names of the cases this session selected."""
     names: dict[str, list[str]] = defaultdict(list)
-    for case in CASES:
-        names[case.project].append(case.name)
+    for item in request.session.items:
+        case = getattr(item, "callspec", None) and item.callspec.params.get("case")
+        if isinstance(case, Case):
+            names[case.project].append(case.name)
     return {project: run(FIXTURES / project, method="scanner", settings=SETTINGS, select=selected)
             for project, selected in names.items()}
 
