@@ -43,6 +43,12 @@ class Case:
     diagnosis: str
     #: The area the lead routes it to (``certify``, ``types``, ``kernels``, …).
     area: str
+    #: What leanmirror says now, at the round of :attr:`measured` (``tested``,
+    #: ``inconclusive``, ``untranslatable``, …: never ``refuted`` or an error); ``None`` until
+    #: re-measured.
+    now: str | None = None
+    #: The round (date and commit) of :attr:`now`.
+    measured: str | None = None
 
     @property
     def extreme(self) -> bool:

@@ -135,3 +135,12 @@ def test_the_extreme_plan_is_a_forced_copy(coverage_tool):
     assert plan == {"settings": {"real_bound": 5.0, "nat_max": 6}, "variables": []}
     assert forced["settings"]["real_bound"] == 1e300 and forced["settings"]["nat_max"] == 6
     assert {0.0, 5e-324, 1e-300, 1e300} <= set(forced["settings"]["extremes"])
+
+
+def test_only_names_a_fixture_project_or_stops_with_one_line(coverage_tool, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        coverage_tool.main(["--only", "fixtures/mathlib/round-1999", "--out", "/dev/null"])
+    assert stopped.value.code == 2
+    message = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--only 'fixtures/mathlib/round-1999': expected a fixture project" in message
+    assert "fixtures/mathlib/round-2026-12-01b" in message
