@@ -205,6 +205,23 @@ def scalar_range(entry: dict, values: dict, settings: dict) -> Range:
                   entry["dimension"], values, settings)
 
 
+def within_bounds(entry: dict, value: Any, values: dict) -> Any:
+    """Per draw: ``value`` (a copied, computed or chosen value of ``entry``, which no range
+    drew) satisfies every explicit bound of ``entry`` — the bounds its hypotheses give and
+    its type's (``0 ≤ w`` for ``w : ℝ≥0``), not the default widths. ``w₂ := 1 - w₁`` from
+    ``w₁ + w₂ = 1`` is no ``ℝ≥0`` value at ``w₁ = 2``."""
+    value = np.asarray(value)
+    inside = np.ones(value.shape, dtype=bool)
+    for bound, above in [(b, True) for b in entry.get("lo", [])] + \
+            [(b, False) for b in entry.get("hi", [])]:
+        end = np.asarray(_bound_value(bound, values))
+        if above:
+            inside = inside & ((value > end) if bound["strict"] else (value >= end))
+        else:
+            inside = inside & ((value < end) if bound["strict"] else (value <= end))
+    return inside
+
+
 def element_range(entry: dict, values: dict, settings: dict) -> Range:
     """The range of an array's elements (its bounds may be drawn values)."""
     lows = [entry["elem_lo"]] if entry.get("elem_lo") else []
@@ -212,4 +229,5 @@ def element_range(entry: dict, values: dict, settings: dict) -> Range:
     return _range(entry["elem"], lows, highs, entry.get("elem_size"), False, values, settings)
 
 
-__all__ = ["FACTOR_DIVISIONS", "FLOAT_MAX", "INTEGER_KINDS", "Range", "float_ends", "element_range", "evaluate_tree", "scalar_range", "size"]
+__all__ = ["FACTOR_DIVISIONS", "FLOAT_MAX", "INTEGER_KINDS", "Range", "float_ends", "element_range", "evaluate_tree", "scalar_range", "size",
+           "within_bounds"]

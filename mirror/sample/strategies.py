@@ -16,7 +16,7 @@ from hypothesis.extra import numpy as hnp
 from mirror.sample.extremes import force_extremes, with_extremes
 from mirror.sample.plan import PlanSettings, plan_statement
 from mirror.sample.ranges import (FLOAT_MAX, INTEGER_KINDS, Range, element_range, evaluate_tree, float_ends,
-                                  scalar_range, size)
+                                  scalar_range, size, within_bounds)
 from mirror.sample.wide import (sample_sizes, sample_wide, wide_arrays, wide_dtype, wide_reals,
                                 wide_sizes)
 
@@ -149,13 +149,8 @@ def _reads_values(node: Any) -> bool:
 
 def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrategy:
     kind = entry["kind"]
-    if "copy" in entry:
-        return st.just(values[entry["copy"]])
-    if "value" in entry:
-        value = evaluate_tree(entry["value"], values)
-        return st.just(value.item() if isinstance(value, np.generic | np.ndarray) else value)
-    if "choices" in entry:
-        return st.sampled_from(entry["choices"])
+    if "copy" in entry or "value" in entry or "choices" in entry:
+        return _given_strategy(entry, values)
     wide = wide_dtype(settings)
     if kind in INTEGER_KINDS or kind in ("real", "ennreal"):
         span = scalar_range(entry, values, settings)
@@ -177,6 +172,25 @@ def _entry_strategy(entry: dict, values: dict, settings: dict) -> st.SearchStrat
         rules = entry.get("set_where", [])
         return arr.map(lambda a: _apply_set_where(a, rules, values))
     return _free_strategy(kind, settings)
+
+
+def _given_strategy(entry: dict, values: dict) -> st.SearchStrategy:
+    """A copied, computed or chosen value: only where it keeps the entry's explicit bounds
+    (:func:`~mirror.sample.ranges.within_bounds`), else the draw is rejected."""
+    if "copy" in entry:
+        given = [values[entry["copy"]]]
+    elif "value" in entry:
+        value = evaluate_tree(entry["value"], values)
+        given = [value.item() if isinstance(value, np.generic | np.ndarray) else value]
+    else:
+        given = list(entry["choices"])
+    if entry["kind"] in SCALAR_KINDS:
+        given = [g for g in given if bool(within_bounds(entry, g, values))]
+    return st.sampled_from(given) if given else st.nothing()
+
+
+#: Kinds of scalar draws (their bounds are ``lo``/``hi``).
+SCALAR_KINDS = (*INTEGER_KINDS, "real", "ennreal")
 
 
 def _free_strategy(kind: str, settings: dict) -> st.SearchStrategy:
@@ -273,6 +287,8 @@ def sample_batch(plan: dict[str, Any], rng: np.random.Generator, batch: int) -> 
                                             batched=True)
         else:
             values[name] = _sample_free(rng, kind, (batch,), settings)
+        if {"copy", "value", "choices"} & set(entry) and kind in SCALAR_KINDS:
+            valid &= np.broadcast_to(within_bounds(entry, values[name], values), (batch,))
     values["__valid__"] = valid
     return values
 

@@ -100,3 +100,24 @@ def test_a_nonempty_float_range_holds_its_ends_and_respects_strictness(lo, hi, l
         return
     assert math.isfinite(a) and math.isfinite(b)
     assert (a > lo if lo_s else a >= lo) and (b < hi if hi_s else b <= hi)
+
+
+def test_a_computed_value_keeps_its_type_bound_or_the_draw_is_rejected():
+    """``NNReal.rpow_arith_mean_le_arith_mean2_rpow`` (MeanInequalitiesPow, first look of
+    2026-12-01b) was refuted at ``w₁ = 2, w₂ = -1``: ``w₂ := 1 - w₁`` from ``w₁ + w₂ = 1``
+    dropped ``w₂ : ℝ≥0``'s ``0 ≤ w₂``."""
+    plan = plan_of("(hw : w₁ + w₂ = 1) → w₁ * z₁ + w₂ * z₂ ≤ w₁ * z₁ + w₂ * z₂ + 1",
+                   "w₁ w₂ z₁ z₂ : NNReal")
+    assert "value" in {e["name"]: e for e in plan["variables"]}["w₂"]
+    batch = sample_batch(plan, np.random.default_rng(3), 512)
+    valid = batch["__valid__"]
+    assert valid.any() and not valid.all()
+    assert (batch["w₂"][valid] >= 0).all()
+
+    @settings(max_examples=100, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(examples(plan))
+    def draws(values):
+        assert values["w₂"] >= 0 and values["w₁"] >= 0
+
+    draws()
