@@ -251,6 +251,21 @@ def _top_top(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
     return Value(sp.oo, ENNREAL)
 
 
+@form("leanmirror.Dvd.dvd")
+def _dvd(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
+    """``a ∣ b`` (as :mod:`mirror.translate.number_theory` rewrites it): ``b % a = 0`` in ℕ
+    and ℤ (``Nat.dvd_iff_mod_eq_zero``, ``Int.dvd_iff_emod_eq_zero``; ``0 ∣ b ↔ b = 0``
+    comes with ``b % 0 = b``). In any other type the remainder says nothing about
+    divisibility (``4 ∣ 2`` in ``ZMod 6``: ``4 · 2 = 2``), so it is untranslatable."""
+    if len(args) != 2:
+        raise Untranslatable("∣ with other than two arguments")
+    ty = tr.tree_type(list(args), env, None)
+    if ty.kind not in ("Nat", "Int"):
+        raise Untranslatable(f"∣ in {ty}", "divisibility is read as b % a = 0 in ℕ and ℤ only")
+    mod = T.App(T.Const("HMod.hMod"), (args[1], args[0]))
+    return Value(tr.prop(T.App(T.Const("Eq"), (mod, T.Lit(0))), env), PROP)
+
+
 @form("ZMod.val")
 def _zmod_val(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
     """``ZMod.val``: the representative in ``[0, n)``; on ``ZMod 0 = ℤ`` it is ``natAbs``."""

@@ -10,7 +10,7 @@ same unification as ``a ∣ b``), and Lean's junk values come along (``b % 0 = b
 ==================  ================================================  ==============================
 Lean                rewritten to                                      Mathlib
 ==================  ================================================  ==============================
-``a ∣ b``           ``b % a = 0``                                     ``Nat.dvd_iff_mod_eq_zero``,
+``a ∣ b``           ``b % a = 0`` (in ℕ and ℤ only)                   ``Nat.dvd_iff_mod_eq_zero``,
                                                                       ``Int.dvd_iff_emod_eq_zero``
 ``a ≡ b [MOD n]``   ``a % n = b % n``                                 ``Nat.ModEq`` (its definition)
 ``a ≡ b [ZMOD n]``  ``a % n = b % n``                                 ``Int.ModEq`` (its definition)
@@ -56,8 +56,14 @@ def _eq(a: T.Term, b: T.Term) -> T.App:
     return _c("Eq", a, b)
 
 
+#: The constant ``a ∣ b`` is rewritten to: a special form (:mod:`mirror.translate.forms`) that
+#: reads it as ``b % a = 0`` once the operands' type is known to be ℕ or ℤ (in another ring —
+#: ``ZMod n``, a field — ``b % a = 0`` is not divisibility, and the statement is untranslatable).
+DVD = "leanmirror.Dvd.dvd"
+
+
 def _dvd(a: T.Term, b: T.Term) -> T.Term:
-    return _eq(_mod(b, a), _lit(0))
+    return _c(DVD, a, b)
 
 
 def _mod_eq(n: T.Term, a: T.Term, b: T.Term) -> T.Term:
