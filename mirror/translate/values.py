@@ -14,6 +14,7 @@ import sympy as sp
 from bridge import term as T
 from bridge.declaration import Declaration
 from bridge.errors import LeanMirrorError
+from mirror.translate.number_theory import DVD
 from mirror.translate.types import (
     BOOL,
     COMPLEX,
@@ -349,6 +350,8 @@ def is_prop_type(term: T.Term | None) -> bool:
             "Matrix.PosDef",
             "Matrix.PosSemidef",
             "Nat.Prime",
+            "Dvd.dvd",
+            DVD,
         )
     if isinstance(term, T.Const):
         return term.name in ("True", "False")
