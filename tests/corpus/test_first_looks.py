@@ -3,10 +3,11 @@
 Every theorem of the first-look sets (``tests/fixtures/mathlib/round-*``, the competition
 statements) is proved upstream, and so is every case of :mod:`tests.corpus.first_look_cases`
 (the refuted and error rows of the first look and of the extreme-magnitude pass, each with its
-draw and diagnosis). These tests fail until the causes are fixed, so they carry the
-``oracle_regressions`` marker, deselected by default; run them with
-``pytest -m oracle_regressions tests/corpus/test_first_looks.py``. Once they pass, the marker
-comes off and they join the default run.
+draw and diagnosis). They are regression data: every case must come out neither refuted nor
+an error. They re-run whole fixture projects, so they carry the ``oracle_regressions``
+marker, deselected by default; run them with
+``pytest -m oracle_regressions tests/corpus/test_first_looks.py`` (``--junitxml`` records each
+case's status, :attr:`Case.now`).
 """
 
 from __future__ import annotations
