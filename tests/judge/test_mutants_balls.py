@@ -7,6 +7,7 @@ exactly the reference; an undecided guard to mark the runtime undecided with its
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -400,3 +401,83 @@ def test_exactness_and_signs():
     assert balls.decided_equal(acb(1, arb(0, 1e-20)), 1) is None
     assert balls.is_top(arb.pos_inf()) and not balls.is_top(arb(1)) and not balls.is_top(3)
     assert not balls.is_top(arb.nan()) and not balls.is_top(arb.neg_inf())
+
+
+# ---- BallFunctions: the junk-value functions on balls ------------------------------------------
+
+@pytest.mark.parametrize("method, args, reason", [
+    ("real_tan", (arb.pi() / 2,), "the denominator of Real.tan"),
+    ("real_cot", (arb.pi(),), "the denominator of Real.cot"),
+    ("arcsin", (arb(-1, 1e-30),), "whether the argument of Real.arcsin lies in [-1, 1]"),
+    ("floor", (arb(3, 1e-30),), "the integer floor of a ball"),
+    ("ceil", (arb(3, 1e-30),), "the integer ceiling of a ball"),
+    ("sign", (arb(0, 1e-30),), "the sign of a number (Real.sign)"),
+    ("enn_sub", (arb(1, 1e-30), 1), "the truncation of a subtraction in ℝ≥0∞"),
+    ("log", (arb(0, 1e-30),), "the sign of the argument of Real.log"),
+    ("sqrt", (arb(0, 1e-30),), "the sign of the argument of Real.sqrt"),
+    ("div", (1, arb(0, 1e-30)), "the sign of the argument of a division"),
+    ("power", (arb(0, 1e-30), -2), "the sign of the argument of a negative power"),
+    ("rpow", (arb(0, 1e-30), 2), "the sign of the argument of Real.rpow"),
+])
+def test_each_undecided_guard_names_itself(method, args, reason):
+    rt = _rt()
+    _one(rt, method, *args)
+    assert rt.reasons == [reason]
+
+
+def test_ball_tan_cot_arcsin_values():
+    rt = _rt()
+    assert _encloses(_one(rt, "real_tan", fmpq(1)), mpmath.tan(1))
+    assert _encloses(_one(rt, "real_tan", arb(-0.5)), mpmath.tan(-0.5))
+    assert _encloses(_one(rt, "real_cot", fmpq(1, 3)), mpmath.cot(mpmath.mpf(1) / 3))
+    assert _one(rt, "real_cot", 0) == 0 and _one(rt, "real_tan", 0) == 0
+    assert _encloses(_one(rt, "arcsin", fmpq(-1, 2)), -mpmath.pi / 6)
+    assert _encloses(_one(rt, "arcsin", arb(0.25)), mpmath.asin(0.25))
+    assert _encloses(_one(rt, "arcsin", arb(1.5)), mpmath.pi / 2)
+    assert _encloses(_one(rt, "arcsin", arb(-1.5)), -mpmath.pi / 2)
+    assert not rt.undecided
+
+
+def test_ball_roundings_and_signs_are_integers():
+    rt = _rt()
+    for method, x, expected in (("floor", fmpq(7, 2), 3), ("ceil", fmpq(7, 2), 4),
+                                ("floor", 5, 5), ("ceil", -5, -5), ("floor", arb(-2.5), -3),
+                                ("ceil", arb(-2.5), -2), ("sign", arb(-0.1), -1),
+                                ("sign", fmpq(1, 9), 1)):
+        out = _one(rt, method, x)
+        assert type(out) is int and out == expected, (method, x, out)
+    assert not rt.undecided
+
+
+def test_ball_integer_functions_are_exact():
+    rt = _rt()
+    assert _one(rt, "factorial", 25) == math.factorial(25)
+    assert _one(rt, "choose", 6, 2) == 15 and _one(rt, "choose", 2, 6) == 0
+    assert _one(rt, "gcd", 12, 18) == 6 and _one(rt, "lcm", 4, 6) == 12
+    assert _one(rt, "nat_sqrt", 17) == 4 and _one(rt, "nat_sqrt", -3) == 0
+    assert _one(rt, "nat_log", 3, 81) == 4
+    assert _one(rt, "int_tdiv", -7, 2) == -3 and _one(rt, "int_fdiv", -7, 2) == -4
+    assert _one(rt, "int_tmod", -7, 2) == -1 and _one(rt, "int_fmod", -7, 2) == 1
+    assert _one(rt, "int_tdiv", 7, 0) == 0 and _one(rt, "int_tmod", 7, 0) == 7
+
+
+def test_ball_ennreal_on_balls():
+    rt = _rt()
+    top = arb.pos_inf()
+    assert _one(rt, "enn_sub", arb(2.5), fmpq(1, 2)) == 2
+    assert _one(rt, "enn_sub", arb(0.5), fmpq(1)) == 0
+    assert balls.is_top(_one(rt, "enn_sub", top, arb(2.5)))
+    assert _one(rt, "enn_sub", arb(2.5), top) == 0
+    assert balls.is_top(_one(rt, "enn_mul", arb(0.5), top))
+    assert balls.is_top(_one(rt, "enn_mul", top, arb(0.5)))
+    assert _one(rt, "enn_mul", arb(0.5), arb(4)) == 2
+    assert _one(rt, "enn_inv", arb(4)) == arb(0.25)
+    assert _one(rt, "enn_inv", fmpq(0)) == top
+    assert _one(rt, "enn_add", arb(0.5), fmpq(1, 4)) == arb(0.75)
+    assert balls.is_top(_one(rt, "enn_add", top, top))
+    assert _one(rt, "enn_to_real", arb(0.5)) == arb(0.5)
+    assert not rt.undecided
+    fuzzy = _rt()
+    out = _one(fuzzy, "enn_mul", arb(0, 1e-30), top)
+    assert not out.is_finite() and not balls.is_top(out)  # NaN: 0 or ⊤ undecided
+    assert fuzzy.reasons == ["whether an operand of a product is 0"]
