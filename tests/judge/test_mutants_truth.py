@@ -18,6 +18,7 @@ import pytest
 from mirror.evaluate.polarity import SamplingBound
 from mirror.evaluate.runtime import NumpyRuntime
 from mirror.evaluate.truth import Truth
+from tests.judge.test_mutants import _expected, _k_and, _k_not, _k_or, _kleene
 
 
 def _pairs_known():
@@ -30,26 +31,6 @@ def _pairs_known():
     a = Truth(a_ok, a_ok.copy(), np.where(a_ok, 0.0, 1.0), sure, a_known)
     b = Truth(b_ok, b_ok.copy(), np.where(b_ok, 0.25, 2.0), sure.copy(), b_known)
     return a, b, NumpyRuntime(16, 8)
-
-
-def _kleene(values, decided):
-    return [bool(v) if d else None for v, d in zip(values, decided)]
-
-
-def _expected(op):
-    return [op(a, b) for a in (True, False, None, None) for b in (True, False, None, None)]
-
-
-def _k_and(a, b):
-    return False if False in (a, b) else (None if None in (a, b) else True)
-
-
-def _k_or(a, b):
-    return True if True in (a, b) else (None if None in (a, b) else False)
-
-
-def _k_not(a):
-    return None if a is None else not a
 
 
 @pytest.mark.parametrize("method, op", [
