@@ -308,3 +308,18 @@ def test_sympy_runtime_relations():
     order_open = rt.lt(obj(sp.E), obj(3))
     assert not order_open.ok[0] and not order_open.sure[0]
     assert rt.le(obj(2), obj(2)).ok[0] and not rt.lt(obj(2), obj(2)).ok[0]
+
+
+@pytest.mark.parametrize("name, function", [
+    ("exp", sp.exp), ("sin", sp.sin), ("cos", sp.cos), ("tan", sp.tan), ("tanh", sp.tanh),
+    ("sinh", sp.sinh), ("cosh", sp.cosh), ("arctan", sp.atan), ("log_pos", sp.log),
+    ("sqrt_pos", sp.sqrt),
+])
+def test_each_unary_method_the_sympy_factory_makes_is_sympys_function(name, function):
+    from mirror.evaluate.batch import UNARY_FUNCTIONS
+    from mirror.judge.identity import _sympy_unary
+
+    made = _sympy_unary(name, *UNARY_FUNCTIONS[name])  # the factory itself, not its import
+    third = sp.Rational(1, 3)
+    out = made(SympyRuntime(8), np.array([third], dtype=object))
+    assert out.shape == (1,) and out[0] == function(third)
