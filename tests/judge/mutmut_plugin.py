@@ -3,8 +3,9 @@
 mutmut forks each mutant's test run from a process that has already imported (and, for the
 parametrised tests, evaluated) the code under test. sympy memoises every ``Function.eval``
 and the runtime memoises a few tables with ``functools.lru_cache``; a result computed there
-by the unmutated code would be replayed under the mutant and hide it. Every run therefore
-starts with empty caches.
+by the unmutated code would be replayed under the mutant and hide it, and a result cached by
+one test (or by the collection of a parametrised one) would hide from mutmut's coverage map
+the tests that repeat it. Every test therefore starts with empty caches.
 """
 
 from __future__ import annotations
@@ -27,4 +28,8 @@ def clear_caches() -> None:
 
 
 def pytest_sessionstart(session) -> None:
+    clear_caches()
+
+
+def pytest_runtest_setup(item) -> None:
     clear_caches()

@@ -218,7 +218,8 @@ def test_determinant_and_identity():
     assert rt.det(_mat([[2, 0, 1], [1, 3, 0], [0, 1, 4]]))[0].contains(25)
     assert rt.det(_mat([[fmpq(1, 2)]]))[0].contains(fmpq(1, 2))
     assert not rt.det(_mat([[5]]))[0].contains(1)
-    assert list(rt.det(np.zeros((1, 0, 0), dtype=object))) == [1]
+    empty = rt.det(np.zeros((1, 0, 0), dtype=object))
+    assert list(empty) == [1] and empty.dtype == object
     eye = rt.eye(3)
     assert eye.shape == (1, 3, 3) and eye.dtype == object
     assert [[eye[0, i, j] for j in range(3)] for i in range(3)] == [
@@ -264,6 +265,7 @@ def test_matrix_inverse_is_zero_for_a_singular_matrix_and_undecided_near_one():
     ([[arb(0, 1e-30), 0], [0, 1]], False, False),  # the first minor's sign is undecided
     ([[1, arb(0, 1e-30)], [0, 1]], False, False),  # symmetry undecided
     ([[1]], True, True),
+    ([[-1, 0], [0, -1]], False, True),  # det > 0 but the first minor is negative
 ])
 def test_positive_definiteness_by_leading_minors(rows, ok, sure):
     t = _rt().pos_def(_mat(rows))
@@ -472,6 +474,8 @@ def test_ball_ennreal_on_balls():
     assert balls.is_top(_one(rt, "enn_mul", top, arb(0.5)))
     assert _one(rt, "enn_mul", arb(0.5), arb(4)) == 2
     assert _one(rt, "enn_inv", arb(4)) == arb(0.25)
+    third = _one(rt, "enn_inv", fmpq(1, 3))
+    assert type(third) is fmpq and third == 3  # exact, not a ball around 3
     assert _one(rt, "enn_inv", fmpq(0)) == top
     assert _one(rt, "enn_add", arb(0.5), fmpq(1, 4)) == arb(0.75)
     assert balls.is_top(_one(rt, "enn_add", top, top))

@@ -323,3 +323,19 @@ def test_each_unary_method_the_sympy_factory_makes_is_sympys_function(name, func
     third = sp.Rational(1, 3)
     out = made(SympyRuntime(8), np.array([third], dtype=object))
     assert out.shape == (1,) and out[0] == function(third)
+
+
+def test_sympy_runtime_powers_of_zero_and_negative_exponents():
+    rt = SympyRuntime(8)
+    assert _s(rt, "power", 0, 2) == 0 and _s(rt, "power", 0, 0) == 1
+    assert _s(rt, "power", 3, -2) == sp.Rational(1, 9)
+    assert _s(rt, "power", sp.Rational(-2, 5), 3) == sp.Rational(-8, 125)
+
+
+def test_the_tolerance_path_on_a_false_hypothesis_seen_on_a_prefix_only():
+    def prop(rt, v_x):
+        never = rt.exists_range(lambda j: rt.lt(j, 0), 0, rt.nat_domain)  # not known false
+        return never, rt.truth(True)
+
+    assert _decide(prop, 0.5, tolerance=1e-9).verdict == UNDECIDED
+    assert _decide(prop, 0.5).verdict == UNDECIDED

@@ -250,3 +250,21 @@ def test_numpy_integer_division_matches_mathlib(a, b):
     assert rt.int_fdiv(np.array([a]), np.array([b]))[0] == _fdiv(a, b)
     assert rt.int_tmod(np.array([a]), np.array([b]))[0] == a - b * _tdiv(a, b)
     assert rt.int_fmod(np.array([a]), np.array([b]))[0] == a - b * _fdiv(a, b)
+
+
+def test_equality_of_constants_and_of_a_matrix_with_a_number_per_draw():
+    rt = NumpyRuntime(3, 8, 1e-9)
+    same = rt.eq(1.0, 1.0)
+    assert same.ok.shape == (3,) and same.ok.all() and same.exact.all()
+    differ = rt.eq(2, 3)
+    assert differ.ok.shape == (3,) and not differ.ok.any() and differ.sure.all()
+    rows = rt.eq(np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 4.0]]), np.array([1.0, 2.0, 3.0]))
+    assert list(rows.ok) == [True, True, False]
+    flipped = rt.eq(np.array([1.0, 2.0, 3.0]), np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 4.0]]))
+    assert list(flipped.ok) == [True, True, False]
+
+
+def test_numpy_gcd_and_lcm_take_integers_on_either_side():
+    rt = _np_rt(1)
+    assert rt.gcd(np.array([4]), np.array([6.0]))[0] == 2
+    assert rt.lcm(np.array([4.0]), np.array([6]))[0] == 12
