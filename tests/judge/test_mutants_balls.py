@@ -174,6 +174,11 @@ def test_maximum_minimum_and_undecided_comparisons():
     lo = rt.minimum(_obj(fuzzy), _obj(1)).reshape(-1)[0]
     assert hi.contains(1) and hi.contains(fuzzy) and lo.contains(1) and lo.contains(fuzzy)
     assert hi.upper() >= fuzzy.upper() and lo.lower() <= fuzzy.lower()
+    wide = arb(1, 0.5)  # [0.5, 1.5] against 1.2: undecided, the result is arb's max / min
+    hi = rt.maximum(_obj(wide), _obj(fmpq(6, 5))).reshape(-1)[0]
+    lo = rt.minimum(_obj(wide), _obj(fmpq(6, 5))).reshape(-1)[0]
+    assert hi.contains(1.5) and hi.contains(fmpq(6, 5)) and not hi.contains(0.75)
+    assert lo.contains(0.5) and lo.contains(fmpq(6, 5)) and not lo.contains(1.4)
 
 
 def test_integral_by_arb_integration():
