@@ -490,3 +490,24 @@ def test_ball_ennreal_on_balls():
     out = _one(fuzzy, "enn_mul", arb(0, 1e-30), top)
     assert not out.is_finite() and not balls.is_top(out)  # NaN: 0 or ⊤ undecided
     assert fuzzy.reasons == ["whether an operand of a product is 0"]
+
+
+def test_exact_operands_are_compared_exactly_not_through_balls():
+    third = fmpq(1, 3)  # as a ball 1/3 has a radius: a ball difference would contain 0
+    assert balls.difference_sign(third, fmpq(2, 6)) == 0
+    assert balls.decided_equal(third, fmpq(2, 6)) is True
+    assert balls.difference_sign(third, fmpq(1, 3) + fmpq(1, 10 ** 40)) == -1
+
+
+def test_enclosures_of_huge_and_tiny_balls_stay_exact_and_short():
+    with working_precision(64):
+        at_limit = balls.enclosure(arb(2) ** balls.DYADIC_EXPONENT_LIMIT)
+        beyond = balls.enclosure(arb(2) ** (balls.DYADIC_EXPONENT_LIMIT + 1))
+        tiny = balls.enclosure(arb(3) * arb(2) ** -5000)
+    assert at_limit == {"mid": str(2 ** balls.DYADIC_EXPONENT_LIMIT), "rad": "0"}
+    assert beyond == {"mid": f"1*2^{balls.DYADIC_EXPONENT_LIMIT + 1}", "rad": "0"}
+    assert tiny == {"mid": "3*2^-5000", "rad": "0"}
+    assert balls.enclosure(arb.pos_inf()) == {"mid": "inf", "rad": "0"}
+    assert balls.enclosure(arb.nan()) == {"mid": "nan", "rad": "inf"}
+    z = balls.enclosure(acb(fmpq(1, 2), -1))
+    assert z == {"mid": "1/2", "rad": "0", "imag_mid": "-1", "imag_rad": "0"}
