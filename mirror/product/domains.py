@@ -1,13 +1,17 @@
 """Sampling within a bound implementation's documented domain (part of building a mirror).
 
 A binding may state the domain of its implementation per Lean parameter; the variables that
-feed it are drawn inside that domain, and the report says so next to the examples.
+feed it are drawn inside that domain, and the report says so next to the examples. A statement
+may state its own (``[tool.leanmirror.statements."NAME"]``: ``domain`` per variable, ``sizes``),
+which wins over its binding's.
 """
 
 from __future__ import annotations
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.bind.config import ConfigError, StatementSettings
+from mirror.bind.registry import statement_table
 from mirror.translate.translation import Translator
 
 
@@ -45,11 +49,39 @@ def apply_domains(plan: dict, decl: Declaration, role: str, translator: Translat
         if parts and note not in notes:
             notes.append(note)
 
+    name = f"{decl.name}.conformance" if role == "conformance" else decl.name
+    own = statement_table(table).get(name)
     if role == "conformance":
         binding = table.get(decl.name)
         for param, spec in (binding.domain if binding else {}).items():
-            restrict(param, spec, binding.implementation)
-        return notes
+            if own is None or param not in own.domain:
+                restrict(param, spec, binding.implementation)
+    else:
+        _binding_domains(decl, translator, restrict)
+    if own is not None:
+        notes.extend(_own_settings(plan, own, entries, restrict))
+    return notes
+
+
+def _own_settings(plan: dict, own: StatementSettings, entries: dict, restrict) -> list[str]:
+    """A statement's own ``domain`` (per variable; for a conformance row it replaces the
+    binding's for that parameter, for a theorem it narrows the draws further) and, for a
+    theorem, its ``sizes`` (a conformance row's sizes are its kernel profile's)."""
+    for var, spec in own.domain.items():
+        if var not in entries:
+            raise ConfigError(f"{own.where} domain: {var!r} is not a variable of the "
+                              f"statement; expected one of {', '.join(entries) or '(none)'}")
+        restrict(var, spec, f"statement {own.name} (its own setting)")
+    if own.sizes is not None and not own.conformance:
+        lo, hi = own.sizes
+        plan["settings"] = dict(plan["settings"], dim_min=lo, dim_max=hi)
+        return [f"drawn with sizes {lo}..{hi} (statement {own.name}'s own setting)"]
+    return []
+
+
+def _binding_domains(decl: Declaration, translator: Translator, restrict) -> None:
+    """A theorem's variables that feed a bound implementation, drawn in its domain."""
+    table = translator.table
     terms = [b.type for b in decl.binders if b.type is not None]
     if decl.type is not None:
         terms.append(decl.type)
@@ -65,7 +97,6 @@ def apply_domains(plan: dict, decl: Declaration, role: str, translator: Translat
             for param, arg in zip(params, node.args):
                 if param in binding.domain and isinstance(arg, T.Var):
                     restrict(arg.name, binding.domain[param], binding.implementation)
-    return notes
 
 
 __all__ = ["apply_domains"]
