@@ -8,6 +8,8 @@ which wins over its binding's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.bind.config import ConfigError, StatementSettings
@@ -99,4 +101,30 @@ def _binding_domains(decl: Declaration, translator: Translator, restrict) -> Non
                     restrict(arg.name, binding.domain[param], binding.implementation)
 
 
-__all__ = ["apply_domains"]
+def drawn_on(plan: dict | None, role: str, binding: Any = None) -> str | None:
+    """What a row's draws range over, as the report states it: ``"sizes 0..256, magnitude
+    wide, dtypes float64/float32; δ > 0.0, the domain of …"`` (a conformance row: its
+    kernel profile) or ``"sizes 1..4, reals in [-5, 5]"`` (a theorem: its plan)."""
+    if not isinstance(plan, dict) or "settings" not in plan:
+        return None
+    variables = plan.get("variables", [])
+    sized = any(v.get("dimension") for v in variables)
+    reals = any(v.get("kind") == "real" or v.get("elem") == "real" for v in variables)
+    profile = getattr(binding, "profile", None)
+    if role == "conformance" and profile is not None:
+        lo, hi = profile.size_range(binding.vectorized)
+        parts = [f"sizes {lo}..{hi}", f"magnitude {profile.magnitude}",
+                 f"dtypes {'/'.join(profile.dtypes)}"]
+    else:
+        settings = plan["settings"]
+        bound = settings.get("real_bound", 5.0)
+        parts = [f"sizes {settings.get('dim_min')}..{settings.get('dim_max')}"] \
+            if sized else []
+        if reals:
+            parts.append(f"reals in [-{bound:g}, {bound:g}]")
+    notes = [n.removeprefix("drawn with ") for n in plan.get("domains") or ()]
+    text = ", ".join(parts)
+    return "; ".join(([text] if text else []) + notes) or None
+
+
+__all__ = ["apply_domains", "drawn_on"]
