@@ -19,9 +19,14 @@ or in a ``leanmirror.toml`` there with the same tables and no ``tool.leanmirror`
     sizes = "0..4096"
     magnitude = "wide"
 
-The accuracy keys (``dtypes``, ``ulps``, ``rtol``, ``reference``, ``k``) and the draw keys
-(``sizes``, ``magnitude``) of a binding make a :class:`KernelProfile`; see
-``docs/accuracy.md``.
+    [tool.leanmirror.statements."Toy.softmax.conformance"]   # one statement's own (wins)
+    sizes = "0..64"
+    domain = { x = ">= -100, <= 100" }
+
+The accuracy keys (``dtypes``, ``ulps``, ``rtol``, ``atol``, ``reference``, ``k``,
+``measure``) and the draw keys (``sizes``, ``magnitude``) of a binding make a
+:class:`KernelProfile`; a statement's own table (:class:`StatementSettings`) is laid over its
+binding's; see ``docs/accuracy.md``.
 
 :func:`read_config` reads and validates it (nothing is imported here; the registry does that).
 """
