@@ -60,8 +60,9 @@ def rows(examples: int, dtypes: tuple[str, ...], max_size: int, select: list[str
                         "verdict": result.mirror_status, "reason": result.reason,
                         "seconds": round(time.monotonic() - started, 1), **profile,
                         "counterexample": result.counterexample})
-        print(f"{mirror.name}: {result.mirror_status} ({time.monotonic() - started:.0f} s)",
-              flush=True)
+        why = f": {result.reason}" if result.mirror_status == "refuted" else ""
+        print(f"{mirror.name}: {result.mirror_status} ({time.monotonic() - started:.0f} s)"
+              f"{why[:400]}", flush=True)
     return out
 
 
