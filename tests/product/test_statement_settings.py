@@ -165,3 +165,30 @@ def test_a_domain_key_that_is_no_variable_is_reported(tmp_path):
     row = rows["twice_small"]
     assert row.mirror_status == "error"
     assert "'y' is not a variable of the statement; expected one of x" in row.reason
+
+
+def test_a_changed_accuracy_setting_is_not_answered_from_the_cache(tmp_path):
+    # the result cache's key holds the binding's accuracy profile (7478b2e: it did not, so a
+    # new `ulps` re-used the row computed under the old budget)
+    from mirror.product.cache import statement_key
+    from mirror.product.pipeline import build_mirrors, extract_project
+
+    root = _project(tmp_path)
+    config = root / "pyproject.toml"
+    plain = config.read_text(encoding="utf-8")
+    keys = []
+    for ulps in (4, 8):
+        config.write_text(plain.replace('impl = "tinyimpl:twice"',
+                                        f'impl = "tinyimpl:twice", ulps = {ulps}'),
+                          encoding="utf-8")
+        sys.path.insert(0, str(root / "python"))
+        try:
+            extraction = extract_project(root, "scanner")
+            mirror = next(m for m in build_mirrors(extraction)
+                          if m.name == "Tiny.twice.conformance")
+        finally:
+            sys.path.remove(str(root / "python"))
+            sys.modules.pop("tinyimpl", None)
+        assert mirror.table["Tiny.twice"].profile.ulps == ulps
+        keys.append(statement_key(mirror, extraction.by_name(), CheckSettings()))
+    assert keys[0] != keys[1]
