@@ -511,3 +511,12 @@ def test_enclosures_of_huge_and_tiny_balls_stay_exact_and_short():
     assert balls.enclosure(arb.nan()) == {"mid": "nan", "rad": "inf"}
     z = balls.enclosure(acb(fmpq(1, 2), -1))
     assert z == {"mid": "1/2", "rad": "0", "imag_mid": "-1", "imag_rad": "0"}
+
+
+def test_ball_helpers_on_complex_boolean_and_foreign_values():
+    assert balls.ball(1 + 2j) == acb(1, 2) and balls.ball(np.complex128(0.5j)) == acb(0, 0.5)
+    assert balls.exact_value(True) == 1 and type(balls.exact_value(np.bool_(False))) is int
+    assert balls.sign_of(acb(0)) == 0 and balls.sign_of(acb(-2)) == -1
+    assert balls.sign_of(acb(1, 1)) is None
+    with pytest.raises(TypeError, match="ball: cannot enclose a str rigorously"):
+        balls.ball("1")

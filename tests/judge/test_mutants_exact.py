@@ -287,6 +287,8 @@ def test_sympy_runtime_relations():
     root = sp.sqrt(2)
     proved = rt.eq(obj(root * root), obj(2))
     assert proved.ok[0] and proved.sure[0]
+    hyperbolic = rt.eq(obj(sp.cosh(1) ** 2), obj(1 + sp.sinh(1) ** 2))  # proved by rewriting
+    assert hyperbolic.ok[0] and hyperbolic.sure[0]
     same = rt.eq(obj(sp.Symbol("t")), obj(sp.Symbol("t")))
     assert same.ok[0] and same.sure[0]
     differ = rt.eq(obj(sp.Rational(1, 3)), obj(sp.Rational(1, 2)))
