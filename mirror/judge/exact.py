@@ -50,6 +50,8 @@ HOLDS = "holds"
 FAILS = "fails"
 VACUOUS = "vacuous"  # the hypotheses are false: the example says nothing
 UNDECIDED = "undecided"
+#: The method of a draw whose rigorous evaluation left the sampled domain (not counted).
+OUTSIDE = "outside the sampled domain"
 
 #: The method of a decision made with exact numbers only (every relation exactly decided).
 EXACT_METHOD = "exact rational arithmetic"
@@ -72,6 +74,9 @@ class Decision:
     trace: tuple = field(default=(), compare=False)
     #: Why a draw stayed undecided (the guards and relations no precision decided).
     reasons: tuple = ()
+    #: For an undecided draw: the part no enclosure decided (``"hypotheses"`` or
+    #: ``"conclusion"``).
+    undecided_in: str = ""
 
     @property
     def kind(self) -> str:
@@ -198,7 +203,7 @@ def decide(
             hyp, concl = _evaluate(function, plan, example, rt)
         seconds = time.monotonic() - started
         if hyp == "out":
-            return Decision(UNDECIDED, "outside the sampled domain", math.nan, bits)
+            return Decision(UNDECIDED, OUTSIDE, math.nan, bits)
         verdict = _verdict(hyp, concl)
         trace = tuple(rt.trace)
         if verdict != UNDECIDED:
@@ -211,7 +216,8 @@ def decide(
         try:
             verdict = _verdict(_combine(hyp, identity[0]), _combine(concl, identity[1]))
         except ArithmeticError as exc:
-            return Decision(UNDECIDED, str(exc), math.nan, bits, trace, tuple(reasons))
+            return Decision(UNDECIDED, str(exc), math.nan, bits, trace, tuple(reasons),
+                            _open_part(hyp))
         if verdict != UNDECIDED:
             return Decision(verdict, f"sympy identity at the draw, ball arithmetic at {bits} bits",
                             math.inf if verdict == FAILS else 0.0, bits, trace)
@@ -220,7 +226,14 @@ def decide(
         bits = min(MAX_BITS, bits * 2)
     return Decision(UNDECIDED, f"no enclosure decides it up to {bits} bits "
                     f"({'; '.join(dict.fromkeys(reasons)) or 'undecided relations'})",
-                    math.nan, bits, trace, tuple(reasons))
+                    math.nan, bits, trace, tuple(reasons), _open_part(hyp))
+
+
+def _open_part(hyp: tuple) -> str:
+    """The part an undecided draw leaves open: the hypotheses unless they were decided
+    (and known), else the conclusion."""
+    value, known = hyp
+    return "conclusion" if value is True and known else "hypotheses"
 
 
 def _sympy_states(function: Callable, plan: dict, example: dict[str, Any],
@@ -257,5 +270,5 @@ def _within_tolerance(function: Callable, plan: dict, example: dict[str, Any],
     return Decision(FAILS if hyp_known and concl_known else UNDECIDED, method, error)
 
 
-__all__ = ["Decision", "EXACT_METHOD", "FAILS", "HOLDS", "MAX_BITS", "UNDECIDED", "VACUOUS",
+__all__ = ["Decision", "EXACT_METHOD", "OUTSIDE", "FAILS", "HOLDS", "MAX_BITS", "UNDECIDED", "VACUOUS",
            "as_batch", "decide", "start_bits"]

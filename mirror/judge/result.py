@@ -39,6 +39,8 @@ class StatementResult:
     #: How a ``symbolic`` verdict was reached, or how examples were drawn.
     method: str | None = None
     rejected: int = 0
+    #: Draws no precision decided (not rejections; :mod:`mirror.judge.tally`).
+    undecided: int = 0
     statement: str = ""
     location: str | None = None
     axioms: list[str] | None = None
