@@ -8,33 +8,30 @@ this module's own evaluator. A relation is decided only by its enclosure (``a = 
 exactly); a junk branch only when its guard is decided. The certificate is accepted when every
 hypothesis is decided true, the conclusion decided false, and every enclosure the certificate
 states overlaps the recomputed one and decides what it claims.
+
+``ℝ≥0∞``'s ``⊤`` (a draw written ``"⊤"``, certificate version 2, or sympy's ``oo`` in the
+statement) is the checker's own value :data:`~mirror.judge.checker_values.TOP`, evaluated by
+Mathlib's rules in :mod:`mirror.judge.checker_values` (the checker's numbers, shared with no
+search code).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import sympy as sp
 from flint import acb, arb, ctx, fmpq
 
-from bridge.errors import LeanMirrorError
-from mirror.translate import reals
+from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
+                                         _difference, _exact, _no_top, _pow, _top)
+from mirror.translate import vocabulary
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
 #: Precisions the checker tries, in bits.
 PRECISIONS = (128, 512, 2048, 8192)
-
-
-class CheckerError(LeanMirrorError, ValueError):
-    """The checker cannot evaluate a construct of the statement (the certificate is then
-    rejected with this reason, never accepted)."""
-
-
-class Undecided(ArithmeticError):
-    """A guard or a relation the enclosures do not decide at this precision."""
 
 
 @dataclass
@@ -46,163 +43,6 @@ class Verdict:
 
     def line(self, name: str) -> str:
         return f"{'accepted' if self.accepted else 'rejected'}: {name}: {self.reason}"
-
-
-# ---- numbers ------------------------------------------------------------------------------------
-
-
-def _exact(value) -> bool:
-    return isinstance(value, (int, fmpq))
-
-
-def _ball(value):
-    if isinstance(value, (arb, acb)):
-        return value
-    return arb(value)
-
-
-def _sign(value) -> int:
-    """The decided sign of a real number; :class:`Undecided` otherwise. (The search's
-    :func:`mirror.evaluate.balls.sign_of` is deliberately not reused: the checker shares no
-    deciding code with the search.)"""
-    if _exact(value):
-        return (value > 0) - (value < 0)
-    if isinstance(value, acb):
-        if not value.imag.is_zero():
-            raise Undecided("the sign of a complex number")
-        value = value.real
-    if value.is_zero():
-        return 0
-    if value > 0:
-        return 1
-    if value < 0:
-        return -1
-    raise Undecided("a sign the enclosure does not decide")
-
-
-def _positive_real(value, what: str):
-    if _sign(value) <= 0:
-        raise Undecided(f"{what} of a number not decided positive")
-    return _ball(value)
-
-
-def _log(x):
-    return _positive_real(x, "log").log()
-
-
-def _sqrt(x):
-    return 0 if _sign(x) == 0 else _positive_real(x, "sqrt").sqrt()
-
-
-def _pow(base, exponent):
-    if isinstance(exponent, int):
-        if _exact(base):
-            if base == 0 and exponent < 0:
-                raise CheckerError("0 to a negative power in the sympy form")
-            return fmpq(base) ** exponent if exponent < 0 else base ** exponent
-        return base ** exponent
-    if _exact(exponent) and exponent == fmpq(1, 2):
-        return _sqrt(base)
-    return (_positive_real(base, "a real power") .log() * _ball(exponent)).exp()
-
-
-def _lean_div(a, b):
-    s = _sign(b)
-    if s == 0:
-        return 0
-    if _exact(a) and _exact(b):
-        return fmpq(a) / b
-    return _ball(a) / _ball(b)
-
-
-def _lean_log(x):
-    s = _sign(x)
-    return 0 if s == 0 else _ball(abs(x)).log()
-
-
-def _lean_sqrt(x):
-    return 0 if _sign(x) <= 0 else _ball(x).sqrt()
-
-
-def _lean_rpow(x, y):
-    s = _sign(x)
-    if s == 0:
-        return 1 if _sign(y) == 0 else 0
-    magnitude = (_ball(abs(x)).log() * _ball(y)).exp()
-    return magnitude if s > 0 else magnitude * (_ball(y) * arb.pi()).cos()
-
-
-def _lean_ratio(num: str, den: str) -> Callable:
-    def evaluate(x):
-        d = getattr(_ball(x), den)()
-        return 0 if _sign(d) == 0 else getattr(_ball(x), num)() / d
-
-    return evaluate
-
-
-def _lean_arcsin(x):
-    if _sign(_difference(x, 1)) >= 0:
-        return arb.pi() / 2
-    if _sign(_difference(x, -1)) <= 0:
-        return -arb.pi() / 2
-    return _ball(x).asin()
-
-
-def _difference(a, b):
-    if _exact(a) and _exact(b):
-        return fmpq(a) - b
-    return _ball(a) - _ball(b)
-
-
-def _extremum(pick_first: Callable) -> Callable:
-    def evaluate(*values):
-        out = values[0]
-        for v in values[1:]:
-            out = out if pick_first(_sign(_difference(out, v))) else v
-        return out
-
-    return evaluate
-
-
-def _integer(method: str) -> Callable:
-    def evaluate(x):
-        if isinstance(x, int):
-            return x
-        if isinstance(x, fmpq):
-            return int(getattr(x, method)())
-        value = getattr(_ball(x), method)().unique_fmpz()
-        if value is None:
-            raise Undecided(f"the {method} of a ball")
-        return int(value)
-
-    return evaluate
-
-
-#: sympy function classes → their rigorous evaluation on the evaluated arguments.
-_FUNCTIONS: dict[type, Callable] = {
-    sp.exp: lambda x: _ball(x).exp(),
-    sp.log: _log,
-    sp.sin: lambda x: _ball(x).sin(),
-    sp.cos: lambda x: _ball(x).cos(),
-    sp.tan: lambda x: _ball(x).tan(),
-    sp.atan: lambda x: _ball(x).atan(),
-    sp.sinh: lambda x: _ball(x).sinh(),
-    sp.cosh: lambda x: _ball(x).cosh(),
-    sp.tanh: lambda x: _ball(x).tanh(),
-    sp.Abs: lambda x: abs(x),
-    sp.sign: _sign,
-    sp.floor: _integer("floor"),
-    sp.ceiling: _integer("ceil"),
-    sp.Max: _extremum(lambda s: s >= 0),
-    sp.Min: _extremum(lambda s: s <= 0),
-    reals.LeanDiv: _lean_div,
-    reals.LeanLog: _lean_log,
-    reals.LeanSqrt: _lean_sqrt,
-    reals.LeanRpow: _lean_rpow,
-    reals.LeanTan: _lean_ratio("sin", "cos"),
-    reals.LeanCot: _lean_ratio("cos", "sin"),
-    reals.LeanArcsin: _lean_arcsin,
-}
 
 
 def number(expr: sp.Basic, env: dict):
@@ -219,6 +59,8 @@ def number(expr: sp.Basic, env: dict):
     if isinstance(expr, sp.Float):
         exact = Fraction(*sp.Rational(expr).as_numer_denom())
         return fmpq(exact.numerator, exact.denominator)
+    if expr is sp.oo:
+        return TOP
     if expr is sp.pi:
         return arb.pi()
     if expr is sp.E:
@@ -228,16 +70,21 @@ def number(expr: sp.Basic, env: dict):
     if isinstance(expr, sp.Add):
         total = 0
         for arg in expr.args:
-            total = total + number(arg, env)
+            total = total + _no_top(number(arg, env), "+")
         return total
     if isinstance(expr, sp.Mul):
         product = 1
         for arg in expr.args:
-            product = product * number(arg, env)
+            product = product * _no_top(number(arg, env), "*")
         return product
     if isinstance(expr, sp.Pow):
         return _pow(number(expr.base, env), number(expr.exp, env))
-    for cls, evaluate in _FUNCTIONS.items():
+    if isinstance(expr, vocabulary.LeanIte):
+        condition = proposition(expr.args[0], env, [])
+        if condition is None:
+            raise Undecided("the condition of an if-then-else")
+        return number(expr.args[1] if condition else expr.args[2], env)
+    for cls, evaluate in FUNCTIONS.items():
         if isinstance(expr, cls):
             return evaluate(*(number(arg, env) for arg in expr.args))
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
@@ -269,10 +116,29 @@ def _dyadic(value: arb) -> Fraction:
     return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
+#: A relation with ``⊤`` on a side, decided by the order of ℝ≥0∞ (``⊤`` the greatest):
+#: the sign of ``a − b`` (+1: only ``a`` is ⊤, −1: only ``b``, 0: both) → its truth.
+_TOP_RELATIONS = {"=": lambda sign: sign == 0, "<": lambda sign: sign < 0,
+                  "≤": lambda sign: sign <= 0}
+_TOP_SIDES = {1: "left", -1: "right", 0: "both"}
+
+
+def _top_relation(kind: str, a, b, trace: list) -> bool:
+    sign = _compare(a, b)
+    value = _TOP_RELATIONS[kind](sign)
+    trace.append({"relation": kind, "difference": {"top": _TOP_SIDES[sign]},
+                  "decision": "true" if value else "false"})
+    return value
+
+
 def _relation(kind: str, a: sp.Basic, b: sp.Basic, env: dict, trace: list) -> bool | None:
-    """``a <kind> b`` decided by the enclosure of ``a − b`` (``None``: undecided)."""
+    """``a <kind> b`` decided by the enclosure of ``a − b`` (``None``: undecided); a side
+    that is ``⊤`` decides it by the order of ℝ≥0∞."""
     try:
-        low, high = _interval(_difference(number(a, env), number(b, env)))
+        left, right = number(a, env), number(b, env)
+        if _top(left) or _top(right):
+            return _top_relation(kind, left, right, trace)
+        low, high = _interval(_difference(left, right))
     except Undecided:
         trace.append({"relation": kind, "difference": None, "decision": "undecided"})
         return None
@@ -394,12 +260,17 @@ def _consistent(stated: list, computed: list, what: str) -> str | None:
             return f"{what}: relation {i + 1} is {mine['relation']}, not {theirs.get('relation')}"
         if mine["difference"] is None or theirs.get("difference") is None:
             continue
-        low, high = _stated_interval(theirs["difference"])
-        my_low, my_high = _stated_interval(mine["difference"])
-        if high < my_low or my_high < low:
-            return (f"{what}: the stated enclosure of relation {i + 1} "
-                    f"[{float(low):.6g}, {float(high):.6g}] does not contain its value "
-                    f"[{float(my_low):.6g}, {float(my_high):.6g}]")
+        if "top" in mine["difference"] or "top" in theirs["difference"]:
+            if theirs["difference"] != mine["difference"]:
+                return (f"{what}: relation {i + 1} is stated with difference "
+                        f"{theirs['difference']}, evaluated {mine['difference']}")
+        else:
+            low, high = _stated_interval(theirs["difference"])
+            my_low, my_high = _stated_interval(mine["difference"])
+            if high < my_low or my_high < low:
+                return (f"{what}: the stated enclosure of relation {i + 1} "
+                        f"[{float(low):.6g}, {float(high):.6g}] does not contain its value "
+                        f"[{float(my_low):.6g}, {float(my_high):.6g}]")
         if theirs.get("decision") != mine["decision"] and mine["decision"] != "undecided":
             return (f"{what}: relation {i + 1} is stated {theirs.get('decision')}, "
                     f"evaluated {mine['decision']}")
@@ -441,5 +312,5 @@ def check(statement: Any, certificate: dict[str, Any], draw: dict[str, sp.Basic]
                    f"(re-evaluated from the sympy form with balls at {bits} bits)")
 
 
-__all__ = ["CheckerError", "PRECISIONS", "Verdict", "check", "evaluate_parts", "number",
+__all__ = ["CheckerError", "PRECISIONS", "TOP", "Verdict", "check", "evaluate_parts", "number",
            "proposition", "environment"]

@@ -34,16 +34,19 @@ def attach_replay(result: Any, project: str | Path | None) -> Any:
 
 
 def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
-    """The certificate of a refuted outcome of ``mirror``, with the independent checker's
-    verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
+    """The certificate of a refuted outcome of ``mirror`` (a check's
+    :class:`~mirror.judge.outcome.Outcome`, or a refutation before any draw,
+    :class:`~mirror.judge.presettle.Presettled`, whose exact ``point`` it records), with the
+    independent checker's verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
     from mirror.judge.certificate import CertificateError, build
 
-    if mirror.statement is None or outcome.counterexample is None:
+    point = getattr(outcome, "point", None) or outcome.counterexample
+    if mirror.statement is None or point is None:
         return None
+    method = getattr(outcome, "decision_method", "") or getattr(outcome, "method", "")
     try:
-        certificate = build(mirror.statement, mirror.name, outcome.counterexample,
-                            outcome.decision_method)
-    except CertificateError as exc:  # e.g. a draw of ⊤ in ℝ≥0∞: no exact rational to record
+        certificate = build(mirror.statement, mirror.name, point, method)
+    except CertificateError as exc:  # e.g. an algebraic solution: no exact rational text
         return {"checked": f"no certificate: {exc}"}
     certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
     return certificate
@@ -62,7 +65,7 @@ def check_certificate(mirror: Any, certificate: dict[str, Any]):
     if mirror.statement is None:
         return Verdict(False, f"{mirror.name} has no translated statement to check against")
     try:
-        draw = parse_draw(certificate["draw"])
+        draw = parse_draw(certificate["draw"], certificate["version"])
     except CertificateError as exc:
         return Verdict(False, str(exc))
     return check(mirror.statement, certificate, draw)
