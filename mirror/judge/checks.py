@@ -34,11 +34,11 @@ from mirror.judge.guard import Guard
 from mirror.judge.outcome import (FLOAT_TOLERANCE, KERNEL_WRONG, NONFINITE_DECISIONS,
                                   STATEMENT_FALSE, Outcome, readable)
 from mirror.judge.exact import FAILS, HOLDS, OUTSIDE, VACUOUS, Decision, decide
+from mirror.judge.identity import faithful
 from mirror.judge.tally import Tally, summarize as _summarize
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
                                unambiguous_size)
-from mirror.translate.reals import known_nonzero
 
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
@@ -427,11 +427,6 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
 #: Seconds one symbolic attempt may take before it gives up (the statement is then tested).
 SYMBOLIC_LIMIT = 10.0
 
-#: sympy functions whose meaning is Lean's on every argument (no junk value differs).
-_FAITHFUL_FUNCTIONS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs, sp.atan,
-                       sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.re, sp.im)
-
-
 def settle_symbolically(statement, time_limit: float | None = None) -> str | None:
     """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
 
@@ -467,32 +462,6 @@ def settle_symbolically(statement, time_limit: float | None = None) -> str | Non
         if rewritten is not None and guard.call("simplify", sp.simplify, rewritten) == 0:
             return "sympy: simplify(rewrite(lhs - rhs, exp)) = 0"
     return None
-
-
-def faithful(expr) -> bool:
-    """Does sympy's meaning of ``expr`` agree with Lean's everywhere? No infinities or NaN
-    from a division by zero, no sympy function whose value differs from Lean's junk value
-    (``log`` of a number not known positive, ``tan``, a power with a negative or fractional
-    exponent of a base not known non-zero / non-negative), only known function classes."""
-    if not isinstance(expr, sp.Basic):
-        return False
-    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        return False
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, sp.Pow):
-            base, exponent = node.args
-            if exponent.is_negative is not False and not known_nonzero(base):
-                return False
-            if exponent.is_integer is not True and base.is_nonnegative is not True:
-                return False
-        elif isinstance(node, sp.log):
-            if node.args[0].is_positive is not True:
-                return False
-        elif type(node).__module__.startswith("mirror."):
-            continue  # leanmirror's own vocabulary: Lean's semantics, opaque to sympy
-        elif isinstance(node, sp.Function) and not isinstance(node, _FAITHFUL_FUNCTIONS):
-            return False
-    return True
 
 
 __all__ = ["Judge", "Outcome", "Tally", "conformance_adapter", "evaluate", "faithful", "holds", "readable",
