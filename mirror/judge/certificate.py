@@ -6,7 +6,9 @@ conclusion its decision, the method and the enclosures of its relations (the dif
 the two sides, midpoint and radius as exact rational strings). It is re-verified by the
 independent checker (:mod:`mirror.judge.checker`), which never runs the search's code.
 
-Version 2 adds ``"⊤"`` as a draw value (``⊤ : ℝ≥0∞``, which no rational is) and relations
+Version 2 adds arrays (nested lists of exact numbers: ``List``, ``Finset`` membership,
+``Fin n → ℝ``, sampled prefixes of ``ℕ → ℝ``), ``"⊤"`` as a draw value (``⊤ : ℝ≥0∞``,
+which no rational is) and relations
 with ``⊤`` on a side, whose ``difference`` is ``{"top": "left" | "right" | "both"}`` (the side
 that is ``⊤``); a version-1 certificate has neither and is still read::
 
@@ -72,21 +74,25 @@ def exact_text(value: Any) -> Any:
 
 
 def parse_draw(draw: dict[str, Any], version: int = VERSION) -> dict[str, sp.Basic]:
-    """The certificate's draw as exact sympy numbers (scalars only; ``⊤`` as ``oo`` from
-    version 2)."""
-    values = {}
-    for name, text in draw.items():
-        if not isinstance(text, str):
-            raise CertificateError(f"draw {name}: expected an exact number as a string, got "
-                                   f"{type(text).__name__} (the checker takes scalar draws)")
-        if text == TOP_TEXT and version >= 2:
-            values[name] = sp.oo
-            continue
-        try:
-            values[name] = sp.Rational(Fraction(text))
-        except (ValueError, ZeroDivisionError):
-            raise CertificateError(f"draw {name}: {text!r} is not an integer or p/q") from None
-    return values
+    """The certificate's draw as exact sympy numbers (from version 2 also ``⊤`` as ``oo``, and
+    arrays as nested tuples)."""
+    return {name: _parse_value(name, text, version) for name, text in draw.items()}
+
+
+def _parse_value(name: str, text: Any, version: int) -> Any:
+    """One drawn value: an exact number, or (from version 2) an array as nested lists."""
+    if isinstance(text, list) and version >= 2:
+        return tuple(_parse_value(name, item, version) for item in text)
+    if not isinstance(text, str):
+        raise CertificateError(f"draw {name}: expected an exact number as a string"
+                               + (" or a list of them" if version >= 2 else "")
+                               + f", got {type(text).__name__}")
+    if text == TOP_TEXT and version >= 2:
+        return sp.oo
+    try:
+        return sp.Rational(Fraction(text))
+    except (ValueError, ZeroDivisionError):
+        raise CertificateError(f"draw {name}: {text!r} is not an integer or p/q") from None
 
 
 def _decision_text(value: bool | None) -> str:

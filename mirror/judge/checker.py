@@ -26,7 +26,7 @@ from flint import acb, arb, ctx, fmpq
 
 from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
                                          _difference, _exact, _no_top, _pow, _top)
-from mirror.translate import vocabulary
+from mirror.translate import big_operators, vocabulary
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
@@ -79,6 +79,14 @@ def number(expr: sp.Basic, env: dict):
         return product
     if isinstance(expr, sp.Pow):
         return _pow(number(expr.base, env), number(expr.exp, env))
+    if isinstance(expr, (big_operators.FinSum, big_operators.FinProd)):
+        total = 0 if isinstance(expr, big_operators.FinSum) else 1
+        for term in _range_terms(expr, env):
+            total = (total + number(*term)) if isinstance(expr, big_operators.FinSum) \
+                else total * number(*term)
+        return total
+    if isinstance(expr, vocabulary.Index):
+        return _index(expr, env)
     if isinstance(expr, vocabulary.LeanIte):
         condition = proposition(expr.args[0], env, [])
         if condition is None:
@@ -88,6 +96,26 @@ def number(expr: sp.Basic, env: dict):
         if isinstance(expr, cls):
             return evaluate(*(number(arg, env) for arg in expr.args))
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
+
+
+#: The most terms of a finite sum, product or bounded quantifier the checker evaluates.
+RANGE_LIMIT = 4096
+
+
+def _range_terms(expr: sp.Basic, env: dict) -> list[tuple[sp.Basic, dict]]:
+    """``(body, env with its index bound)`` for each index of ``[lo, hi)`` of a finite
+    big operator (the body evaluated by this module with the index in its environment, not
+    substituted by sympy)."""
+    body, lo, hi = expr.args
+    if not isinstance(body, sp.Lambda) or len(body.variables) != 1:
+        raise CheckerError(f"a big operator over {type(body).__name__}, not a one-index body")
+    low, high = number(lo, env), number(hi, env)
+    if not (isinstance(low, int) and isinstance(high, int)):
+        raise CheckerError("a big operator whose bounds are not exact integers")
+    if high - low > RANGE_LIMIT:
+        raise CheckerError(f"a big operator over {high - low} indices (beyond {RANGE_LIMIT})")
+    index = body.variables[0]
+    return [(body.expr, {**env, index: j}) for j in range(low, max(low, high))]
 
 
 # ---- propositions -----------------------------------------------------------------------------
@@ -186,6 +214,14 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
         return _relation("≤", expr.rhs, expr.lhs, env, trace)
     if isinstance(expr, sp.Not):
         return _not(proposition(expr.args[0], env, trace))
+    if isinstance(expr, (big_operators.FinAll, big_operators.FinExists)):
+        values = [proposition(body, inner, trace) for body, inner in _range_terms(expr, env)]
+        return (_and if isinstance(expr, big_operators.FinAll) else _or)(values)
+    if isinstance(expr, vocabulary.Holds):
+        value = number(expr.args[0], env)
+        if value not in (0, 1):
+            raise CheckerError(f"a proposition read from data that is not 0 or 1 ({value})")
+        return bool(value)
     if isinstance(expr, sp.And):
         return _and([proposition(arg, env, trace) for arg in expr.args])
     if isinstance(expr, sp.Or):
@@ -196,6 +232,27 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
         values = [proposition(arg, env, trace) for arg in expr.args]
         return None if None in values else len(set(values)) == 1
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
+
+
+def _draw_value(value: Any, env: dict) -> Any:
+    """A drawn value: a number, or an array as nested tuples of numbers."""
+    if isinstance(value, tuple):
+        return tuple(_draw_value(v, env) for v in value)
+    return number(value, env)
+
+
+def _index(expr: sp.Basic, env: dict):
+    """``f i j …`` on a drawn array; an index beyond the drawn part is undecided (the draw
+    says nothing there)."""
+    value = number(expr.args[0], env)
+    for position in expr.args[1:]:
+        i = number(position, env)
+        if not isinstance(value, tuple) or not isinstance(i, int):
+            raise CheckerError(f"an index {i} into a value that is not a drawn array")
+        if not 0 <= i < len(value):
+            raise Undecided(f"the index {i} beyond the {len(value)} drawn entries")
+        value = value[i]
+    return value
 
 
 def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, Any]:
@@ -209,7 +266,7 @@ def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, An
             continue
         if variable.name not in draw:
             raise CheckerError(f"the draw has no value for the variable {variable.name}")
-        env[variable.symbol] = number(draw[variable.name], env)
+        env[variable.symbol] = _draw_value(draw[variable.name], env)
     for definition in getattr(statement, "definitions", []):
         env[definition.symbol] = number(definition.expr, env)
     return env
@@ -232,6 +289,8 @@ def evaluate_parts(statement: Any, draw: dict[str, sp.Basic]) -> dict[str, Any]:
                     value = proposition(expr, environment(statement, draw), trace)
                 except Undecided:
                     value = None
+                except (TypeError, ZeroDivisionError) as exc:  # (an array where a number is)
+                    raise CheckerError(f"{type(exc).__name__}: {exc}"[:200]) from None
             finally:
                 ctx.prec = previous
             if value is not None:

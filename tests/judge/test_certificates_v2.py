@@ -1,6 +1,7 @@
 """Certificate version 2: refutations at ``⊤ : ℝ≥0∞``, refutations found before any draw
-(box search, solved hypotheses, enumerated integers) and Lean's integer operations are
-certified, and the checker accepts them; tampering with the new fields is rejected."""
+(box search, solved hypotheses, enumerated integers), Lean's integer operations, finite sums,
+products and bounded quantifiers, propositions read from data (``Option``) and arrays (lists, finsets, functions) are certified,
+and the checker accepts them; tampering with the new fields is rejected."""
 
 from __future__ import annotations
 
@@ -23,6 +24,14 @@ theorem linear_system_false (x y : ℝ) (h₀ : x + y = 10) (h₁ : x - y = 2) :
 theorem nat_sub_add_junk (a b : ℕ) : a - b + b = a := by sorry
 theorem dvd_add_false (a b : ℕ) : a ∣ a + b := by sorry
 theorem nat_div_false (a : ℕ) : a / 2 * 2 = a := by sorry
+theorem sum_range_false (n : ℕ) : ∑ i ∈ Finset.range n, i < n + 1 := by sorry
+theorem forall_lt_false (n : ℕ) (h : ∀ i < n, i < 5) : n < 3 := by sorry
+theorem option_getD_false (o : Option ℕ) : o.getD 0 = 0 := by sorry
+theorem prod_range_false (n : ℕ) : ∏ i ∈ Finset.range n, (i + 1) ≤ n + 1 := by sorry
+theorem list_sum_le_length (l : List ℕ) : l.sum ≤ l.length := by sorry
+theorem finset_card_pos (s : Finset ℕ) : 0 < s.card := by sorry
+theorem fun_sum_nonneg : ∀ f : ℕ → ℝ, ∀ n, 0 ≤ ∑ i ∈ Finset.range n, f i := by sorry
+theorem vec_false (x : Fin 3 → ℝ) : x 0 ≤ x 1 := by sorry
 """
 
 
@@ -36,7 +45,9 @@ def rows(tmp_path_factory):
 
 @pytest.mark.parametrize("name", [
     "enn_add_sub_false", "enn_mul_inv_false", "enn_min_le_false", "exp_lt_box_mutant",
-    "linear_system_false", "nat_sub_add_junk", "dvd_add_false", "nat_div_false"])
+    "linear_system_false", "nat_sub_add_junk", "dvd_add_false", "nat_div_false",
+    "sum_range_false", "forall_lt_false", "option_getD_false", "prod_range_false",
+    "list_sum_le_length", "finset_card_pos", "fun_sum_nonneg", "vec_false"])
 def test_the_refutation_is_certified_and_accepted(rows, name):
     mirror, row = rows[name]
     assert row.mirror_status == "refuted", row.reason
@@ -101,4 +112,49 @@ def test_tampering_with_the_side_that_is_top_is_rejected(rows):
 def test_tampering_with_a_box_point_is_rejected(rows):
     mirror, row = rows["exp_lt_box_mutant"]
     tampered = _tampered(row.certificate, lambda c: c["draw"].update(x="2"))  # outside h₁
+    assert not check_certificate(mirror, tampered).accepted
+
+
+# ---- the checker on its own: arrays and truncation ------------------------------------------
+
+def _statement(hypotheses, conclusion, *symbols):
+    from types import SimpleNamespace
+
+    variables = [SimpleNamespace(name=s.name, symbol=s) for s in symbols]
+    return SimpleNamespace(variables=variables, definitions=[], conclusion=conclusion,
+                           hypotheses=[(f"h{i}", h) for i, h in enumerate(hypotheses)])
+
+
+def test_a_quantifier_truncated_at_the_sampling_bound_is_never_decided():
+    """``∀ i, 0 ≤ f i`` over ℕ is a ∀ up to the runtime's bound: true on the drawn prefix
+    says nothing beyond it, so the checker cannot accept a refutation resting on it."""
+    import sympy as sp
+
+    from mirror.judge.checker import CheckerError, evaluate_parts
+    from mirror.translate.big_operators import FinAll
+    from mirror.translate.vocabulary import Index
+
+    f, i, bound = sp.Symbol("f"), sp.Symbol("_i", integer=True), sp.Symbol("_NATDOM")
+    hypothesis = FinAll(sp.Lambda(i, sp.Le(0, Index(f, i))), 0, bound)
+    statement = _statement([hypothesis], sp.Lt(Index(f, 0), 1), f)
+    with pytest.raises(CheckerError, match="_NATDOM"):
+        evaluate_parts(statement, {"f": (sp.Integer(1),) * 16})
+
+
+def test_an_index_beyond_the_drawn_prefix_is_undecided():
+    import sympy as sp
+
+    from mirror.judge.checker import evaluate_parts
+    from mirror.translate.vocabulary import Index
+
+    f = sp.Symbol("f")
+    statement = _statement([], sp.Lt(Index(f, 20), 0), f)
+    parts = evaluate_parts(statement, {"f": (sp.Integer(1),) * 16})
+    assert parts["conclusion"][0] is None
+
+
+def test_tampering_with_an_array_entry_is_rejected(rows):
+    mirror, row = rows["vec_false"]
+    assert row.certificate["checked"].startswith("accepted")
+    tampered = _tampered(row.certificate, lambda c: c["draw"].update(x=["0", "1", "0"]))
     assert not check_certificate(mirror, tampered).accepted
