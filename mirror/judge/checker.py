@@ -26,7 +26,7 @@ from flint import acb, arb, ctx, fmpq
 
 from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
                                          _difference, _exact, _no_top, _pow, _top)
-from mirror.translate import big_operators, vocabulary
+from mirror.translate import big_operators, recursive_nodes, vocabulary
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
@@ -87,6 +87,8 @@ def number(expr: sp.Basic, env: dict):
         return total
     if isinstance(expr, vocabulary.Index):
         return _index(expr, env)
+    if isinstance(expr, (recursive_nodes.RecursiveEval, recursive_nodes.RecursiveCall)):
+        return _recursive(expr, env)
     if isinstance(expr, vocabulary.LeanIte):
         condition = proposition(expr.args[0], env, [])
         if condition is None:
@@ -116,6 +118,37 @@ def _range_terms(expr: sp.Basic, env: dict) -> list[tuple[sp.Basic, dict]]:
         raise CheckerError(f"a big operator over {high - low} indices (beyond {RANGE_LIMIT})")
     index = body.variables[0]
     return [(body.expr, {**env, index: j}) for j in range(low, max(low, high))]
+
+
+#: The most calls of a recursive definition one evaluation makes (Lean's recursion
+#: terminates; the checker's budget keeps it bounded all the same).
+CALL_LIMIT = 100_000
+#: The environment's keys for the recursive system being evaluated and its call count.
+_SYSTEM, _CALLS = "system", "calls"
+
+
+def _recursive(expr: sp.Basic, env: dict):
+    """A member of a recursive system (``RecursiveEval``: applied in the statement, the
+    system its second argument; ``RecursiveCall``: inside a body, the system being
+    evaluated) on its evaluated arguments: the member's body evaluated by this module with
+    its parameters bound."""
+    if isinstance(expr, (recursive_nodes.RecursiveEval, recursive_nodes.RecursiveEvalTruth)):
+        name, system, *args = expr.args
+        calls = [0]
+    else:
+        (name, *args), system, calls = expr.args, env.get(_SYSTEM), env.get(_CALLS)
+        if system is None:
+            raise CheckerError(f"a recursive call of {name} outside its definition")
+    members = {entry.args[0].name: entry.args[1:] for entry in system.args}
+    if name.name not in members:
+        raise CheckerError(f"the recursive system has no member {name.name}")
+    body, truth = members[name.name]
+    calls[0] += 1
+    if calls[0] > CALL_LIMIT:
+        raise CheckerError(f"more than {CALL_LIMIT} recursive calls")
+    values = [number(a, env) for a in args]
+    inner = {**dict(zip(body.variables, values)), _SYSTEM: system, _CALLS: calls}
+    return proposition(body.expr, inner, []) if truth is sp.true else number(body.expr, inner)
 
 
 # ---- propositions -----------------------------------------------------------------------------
@@ -217,6 +250,13 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
     if isinstance(expr, (big_operators.FinAll, big_operators.FinExists)):
         values = [proposition(body, inner, trace) for body, inner in _range_terms(expr, env)]
         return (_and if isinstance(expr, big_operators.FinAll) else _or)(values)
+    if isinstance(expr, (recursive_nodes.RecursiveEvalTruth, recursive_nodes.RecursiveTruth)):
+        return _recursive(expr, env)
+    if isinstance(expr, vocabulary.PropIte):
+        condition = proposition(expr.args[0], env, [])
+        if condition is None:
+            return None
+        return proposition(expr.args[1] if condition else expr.args[2], env, trace)
     if isinstance(expr, vocabulary.Holds):
         value = number(expr.args[0], env)
         if value not in (0, 1):

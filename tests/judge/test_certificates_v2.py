@@ -1,6 +1,7 @@
 """Certificate version 2: refutations at ``⊤ : ℝ≥0∞``, refutations found before any draw
 (box search, solved hypotheses, enumerated integers), Lean's integer operations, finite sums,
-products and bounded quantifiers, propositions read from data (``Option``) and arrays (lists, finsets, functions) are certified,
+products and bounded quantifiers, propositions read from data (``Option``), arrays (lists, finsets, functions) and recursive
+definitions (evaluated by the checker from their bodies) are certified,
 and the checker accepts them; tampering with the new fields is rejected."""
 
 from __future__ import annotations
@@ -32,6 +33,24 @@ theorem list_sum_le_length (l : List ℕ) : l.sum ≤ l.length := by sorry
 theorem finset_card_pos (s : Finset ℕ) : 0 < s.card := by sorry
 theorem fun_sum_nonneg : ∀ f : ℕ → ℝ, ∀ n, 0 ≤ ∑ i ∈ Finset.range n, f i := by sorry
 theorem vec_false (x : Fin 3 → ℝ) : x 0 ≤ x 1 := by sorry
+
+def bits : ℕ → ℕ
+  | n => if n < 2 then 1 else bits (n / 2) + 1
+termination_by n => n
+decreasing_by omega
+
+theorem bits_le_false (n : ℕ) : bits n < n := by sorry
+
+mutual
+def isEven : ℕ → Bool
+  | 0 => true
+  | n + 1 => isOdd n
+def isOdd : ℕ → Bool
+  | 0 => false
+  | n + 1 => isEven n
+end
+
+theorem isEven_false (n : ℕ) : isEven (n + 1) = isEven n := by sorry
 """
 
 
@@ -47,7 +66,8 @@ def rows(tmp_path_factory):
     "enn_add_sub_false", "enn_mul_inv_false", "enn_min_le_false", "exp_lt_box_mutant",
     "linear_system_false", "nat_sub_add_junk", "dvd_add_false", "nat_div_false",
     "sum_range_false", "forall_lt_false", "option_getD_false", "prod_range_false",
-    "list_sum_le_length", "finset_card_pos", "fun_sum_nonneg", "vec_false"])
+    "list_sum_le_length", "finset_card_pos", "fun_sum_nonneg", "vec_false", "bits_le_false",
+    "isEven_false"])
 def test_the_refutation_is_certified_and_accepted(rows, name):
     mirror, row = rows[name]
     assert row.mirror_status == "refuted", row.reason
