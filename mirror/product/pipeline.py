@@ -390,10 +390,9 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
             return _error_result(mirror, guard.failure, guard.elapsed)
         if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
             return _result(mirror, settled.status, method=settled.method, reason=settled.reason,
+                           examples=settled.examples, counterexample=settled.counterexample,
                            certificate=certify(mirror, settled)
                            if settled.status == "refuted" else settled.certificate,
-                           examples=settled.examples,
-                           counterexample=settled.counterexample,
                            duration=round(guard.elapsed, 3))
     symbolic = None
     if mirror.role == "theorem" and settings.symbolic:
