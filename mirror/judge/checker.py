@@ -26,7 +26,7 @@ from flint import acb, arb, ctx, fmpq
 
 from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
                                          _difference, _exact, _no_top, _pow, _top)
-from mirror.translate import big_operators, recursive_nodes, vocabulary
+from mirror.translate import big_operators, matrices, recursive_nodes, vocabulary
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
@@ -197,6 +197,20 @@ def _relation(kind: str, a: sp.Basic, b: sp.Basic, env: dict, trace: list) -> bo
     that is ``⊤`` decides it by the order of ℝ≥0∞."""
     try:
         left, right = number(a, env), number(b, env)
+    except Undecided:
+        trace.append({"relation": kind, "difference": None, "decision": "undecided"})
+        return None
+    return _decide(kind, left, right, trace)
+
+
+def _decide(kind: str, left, right, trace: list) -> bool | None:
+    """``left <kind> right`` on evaluated values (see :func:`_relation`); arrays are equal
+    when every entry is."""
+    if isinstance(left, tuple) or isinstance(right, tuple):
+        if kind != "=":
+            raise CheckerError(f"an order {kind} between arrays")
+        return _and([_decide("=", x, y, trace) for x, y in _entry_pairs(left, right)])
+    try:
         if _top(left) or _top(right):
             return _top_relation(kind, left, right, trace)
         low, high = _interval(_difference(left, right))
@@ -212,6 +226,19 @@ def _relation(kind: str, a: sp.Basic, b: sp.Basic, env: dict, trace: list) -> bo
     trace.append({"relation": kind, "difference": {"mid": str(mid), "rad": str(rad)},
                   "decision": {True: "true", False: "false", None: "undecided"}[value]})
     return value
+
+
+def _entry_pairs(left, right) -> list:
+    """The entries of two arrays of one shape, side by side (rows first)."""
+    if not (isinstance(left, tuple) and isinstance(right, tuple)):
+        raise CheckerError("an array equation between values that are not both arrays")
+    if len(left) != len(right):
+        raise CheckerError(f"an array equation between {len(left)} and {len(right)} entries")
+    pairs = []
+    for x, y in zip(left, right):
+        pairs.extend(_entry_pairs(x, y) if isinstance(x, tuple) or isinstance(y, tuple)
+                     else [(x, y)])
+    return pairs
 
 
 def _not(value):
@@ -257,6 +284,10 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
         if condition is None:
             return None
         return proposition(expr.args[1] if condition else expr.args[2], env, trace)
+    if isinstance(expr, matrices.ArrayEq):
+        left, right = (number(side, env) for side in expr.args)
+        pairs = _entry_pairs(left, right)
+        return _and([_decide("=", x, y, trace) for x, y in pairs])
     if isinstance(expr, vocabulary.Holds):
         value = number(expr.args[0], env)
         if value not in (0, 1):

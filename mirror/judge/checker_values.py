@@ -16,7 +16,7 @@ import sympy as sp
 from flint import acb, arb, fmpq
 
 from bridge.errors import LeanMirrorError
-from mirror.translate import ennreals, integers, reals
+from mirror.translate import ennreals, integers, matrices, reals
 
 class CheckerError(LeanMirrorError, ValueError):
     """The checker cannot evaluate a construct of the statement (the certificate is then
@@ -272,6 +272,73 @@ def _factorial(n):
     return math.factorial(n)
 
 
+# ---- matrices and vectors (nested tuples of numbers, rows first) ---------------------------
+
+
+def _array(value, what: str) -> tuple:
+    if not isinstance(value, tuple):
+        raise CheckerError(f"{what} of a value that is not an array ({value})")
+    return value
+
+
+def _entrywise(combine: Callable) -> Callable:
+    def evaluate(a, b):
+        a, b = _array(a, "an entrywise operation"), _array(b, "an entrywise operation")
+        if len(a) != len(b):
+            raise CheckerError(f"arrays of {len(a)} and {len(b)} entries combined")
+        return tuple(evaluate(x, y) if isinstance(x, tuple) else combine(x, y)
+                     for x, y in zip(a, b))
+
+    return evaluate
+
+
+def _scaled(c, a):
+    return tuple(_scaled(c, x) if isinstance(x, tuple) else c * x for x in _array(a, "c •"))
+
+
+def _mat_mul(a, b):
+    a, b = _array(a, "a matrix product"), _array(b, "a matrix product")
+    if not a or not all(isinstance(row, tuple) and len(row) == len(b) for row in a):
+        raise CheckerError("a matrix product of shapes that do not match")
+    columns = len(b[0]) if b else 0
+    return tuple(tuple(sum((row[k] * b[k][j] for k in range(len(b))), 0)
+                       for j in range(columns)) for row in a)
+
+
+def _identity(n):
+    n = _whole(n, "the identity matrix")
+    return tuple(tuple(int(i == j) for j in range(n)) for i in range(n))
+
+
+def _mat_pow(a, k):
+    k = _whole(k, "a matrix power")
+    if k < 0:
+        raise CheckerError(f"a matrix to the power {k}")
+    out = _identity(len(_array(a, "a matrix power")))
+    for _ in range(k):
+        out = _mat_mul(out, a)
+    return out
+
+
+def _transpose(a):
+    a = _array(a, "a transpose")
+    return tuple(zip(*a))
+
+
+_MATRIX_RULES: dict[type, Callable] = {
+    matrices.LMatMul: _mat_mul,
+    matrices.LMatAdd: _entrywise(lambda x, y: x + y),
+    matrices.LMatSub: _entrywise(lambda x, y: x - y),
+    matrices.LMatNeg: lambda a: _scaled(-1, a),
+    matrices.LMatSMul: _scaled,
+    matrices.LMatTranspose: _transpose,
+    matrices.LMatOne: _identity,
+    matrices.LMatZero: lambda m, n: tuple(tuple(0 for _ in range(_whole(n, "a zero matrix")))
+                                          for _ in range(_whole(m, "a zero matrix"))),
+    matrices.LMatPow: _mat_pow,
+}
+
+
 #: sympy function classes → their rigorous evaluation on the evaluated arguments.
 FUNCTIONS: dict[type, Callable] = {
     sp.exp: lambda x: _ball(x).exp(),
@@ -302,6 +369,7 @@ FUNCTIONS: dict[type, Callable] = {
     ennreals.ENNInv: _enn_inv,
     ennreals.ENNToReal: _enn_to_real,
     sp.factorial: _factorial,
+    **_MATRIX_RULES,
     **{cls: _integers(*rule) for cls, rule in _INTEGER_RULES.items()},
 }
 

@@ -1,7 +1,7 @@
 """Certificate version 2: refutations at ``⊤ : ℝ≥0∞``, refutations found before any draw
 (box search, solved hypotheses, enumerated integers), Lean's integer operations, finite sums,
 products and bounded quantifiers, propositions read from data (``Option``), arrays (lists, finsets, functions) and recursive
-definitions (evaluated by the checker from their bodies) are certified,
+definitions (evaluated by the checker from their bodies) and matrices are certified,
 and the checker accepts them; tampering with the new fields is rejected."""
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ def isOdd : ℕ → Bool
 end
 
 theorem isEven_false (n : ℕ) : isEven (n + 1) = isEven n := by sorry
+theorem mat_mul_comm_false (a b : Matrix (Fin 2) (Fin 2) ℝ) : a * b = b * a := by sorry
+theorem mat_one_sub_false (a : Matrix (Fin 2) (Fin 2) ℝ) : (1 - a) 0 1 = 0 := by sorry
 """
 
 
@@ -67,7 +69,7 @@ def rows(tmp_path_factory):
     "linear_system_false", "nat_sub_add_junk", "dvd_add_false", "nat_div_false",
     "sum_range_false", "forall_lt_false", "option_getD_false", "prod_range_false",
     "list_sum_le_length", "finset_card_pos", "fun_sum_nonneg", "vec_false", "bits_le_false",
-    "isEven_false"])
+    "isEven_false", "mat_mul_comm_false", "mat_one_sub_false"])
 def test_the_refutation_is_certified_and_accepted(rows, name):
     mirror, row = rows[name]
     assert row.mirror_status == "refuted", row.reason
@@ -178,3 +180,11 @@ def test_tampering_with_an_array_entry_is_rejected(rows):
     assert row.certificate["checked"].startswith("accepted")
     tampered = _tampered(row.certificate, lambda c: c["draw"].update(x=["0", "1", "0"]))
     assert not check_certificate(mirror, tampered).accepted
+
+
+def test_tampering_with_a_matrix_entry_is_rejected(rows):
+    mirror, row = rows["mat_mul_comm_false"]
+    commuting = {"a": [["1", "0"], ["0", "1"]], "b": row.certificate["draw"]["b"]}
+    tampered = _tampered(row.certificate, lambda c: c["draw"].update(commuting))
+    verdict = check_certificate(mirror, tampered)
+    assert not verdict.accepted, verdict.reason

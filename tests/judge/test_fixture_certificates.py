@@ -25,16 +25,12 @@ SETTINGS = CheckSettings(max_examples=60, sweep=128)
 KERNELS = ROOT / "tests" / "fixtures" / "kernels"
 
 #: Refutations not yet certified, by what the certificate format lacks (#19, open).
-_MATRIX = "does not evaluate LMatMul"
 _ALGEBRAIC = "is not rational"
-_RECURSION = "does not evaluate RecursiveEval"
 #: A conformance row's refutation is the kernel's output against Lean's value: its
 #: certificate would record the output and Lean's enclosure; the format has no such kind yet,
 #: so every refuted conformance row is refused for its bound call.
 _KERNEL = "does not evaluate BoundCall"
 GAPS: dict[str, str] = {
-    # a matrix carrier: the checker has no matrix arithmetic
-    "Classes.ring_mul_comm": _MATRIX,
     # an irrational solution of the hypotheses (x = -√2): no exact algebraic numbers yet
     "Reach.Solve.irrational_roots_false": _ALGEBRAIC,
 }
