@@ -73,6 +73,9 @@ EXTREMES = (0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-200, 1e-100
             1e30, 1e100, 1e200, 1e300)
 #: ``real_bound`` of a re-checked plan, so that unbounded real ranges reach ``1e300``.
 EXTREME_BOUND = 1e300
+#: Hand-checked findings on public benchmarks (misformalized statements refuted), included in
+#: the page as they are: written by whoever checked each by hand, not generated.
+BENCHMARK_FINDINGS = REPO / "docs" / "benchmark-findings.md"
 #: Before the ``error`` status existed, a failure inside a check was reported with this reason.
 _INTERNAL_ERROR = "leanmirror internal error"
 
@@ -371,6 +374,10 @@ def render(measured: list[Figures], notes: list[str], command: str,
     if undecided:
         lines += ["", "## Why rows are inconclusive", ""]
         lines += _table(["reason", "theorems"], [[_cell(b), str(n)] for b, n in undecided.most_common()])
+    if BENCHMARK_FINDINGS.is_file():
+        lines += ["", "## Known-false benchmark statements (checked by hand)", "",
+                  f"Included from `{BENCHMARK_FINDINGS.relative_to(REPO)}`.", "",
+                  BENCHMARK_FINDINGS.read_text(encoding="utf-8").strip()]
     if extreme:
         lines += ["", "## Extreme-magnitude pass", ""] + extreme
     if mutation:
