@@ -16,7 +16,8 @@ decided by evaluating ``P`` at it in Lean's semantics, so a candidate sympy got 
 degenerate coefficient) is merely no witness. To keep every candidate a value of the type,
 only rational expressions in the other variables are taken, with Lean's division (``x / 0 =
 0``) for their denominators, and closed real numbers (``√2``); never a square root of an
-expression that may be negative.
+expression that may be negative. An ``∃`` whose body quantifies again (``∃ x y z : ℤ, …``, ``∃ c,
+∀ a b n : ℕ, …``) stays untranslatable: its search would multiply (16 candidates per level).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import sympy as sp
 
 from mirror.translate import vocabulary as V
 from mirror.translate.reals import LeanDiv
-from mirror.translate.values import NAT_DOMAIN, Env, Value, fresh
+from mirror.translate.values import NAT_DOMAIN, Env, Untranslatable, Value, fresh
 
 #: Carriers whose ``∃`` is searched among candidates.
 SEARCHED = frozenset({"Real", "Rat", "Int"})
@@ -42,6 +43,9 @@ def candidate_exists(tr, name: str, ty, body_t, env: Env) -> sp.Basic:
     """``∃ name : ty, body_t`` as a truncated ``∃`` over candidate witnesses (module doc)."""
     var = fresh(name, ty)
     body = tr.prop(body_t, env.extend(**{name: Value(var, ty)}))
+    if body.has(V.FinAll, V.FinExists):
+        raise Untranslatable(f"∃ {name} : {ty} over a body that quantifies again",
+                             "the candidate search would multiply with the inner quantifier")
     index = sp.Dummy("j", integer=True, nonnegative=True)
     candidates = _solutions(body, var, ty) + _small(ty)
     chosen = candidates[-1]
