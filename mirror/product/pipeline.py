@@ -24,6 +24,7 @@ from mirror import __version__
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
 from mirror.judge.presettle import presettle
+from mirror.product.attribution import with_rejections
 from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.rewrites import rewrite_theorem
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
@@ -404,6 +405,7 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
+    outcome = with_rejections(mirror, outcome, settings.seed)  # by which hypothesis
     return _verdict(mirror, outcome, symbolic, guard.elapsed)
 
 
