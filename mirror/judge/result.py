@@ -39,6 +39,8 @@ class StatementResult:
     #: How a ``symbolic`` verdict was reached, or how examples were drawn.
     method: str | None = None
     rejected: int = 0
+    #: Draws no precision decided (not rejections; :mod:`mirror.judge.tally`).
+    undecided: int = 0
     statement: str = ""
     location: str | None = None
     axioms: list[str] | None = None
@@ -69,10 +71,25 @@ class StatementResult:
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None
+    #: What the row was drawn on (sizes, magnitudes, dtypes, domains), as the report says it.
+    domain: str | None = None
+
+    @property
+    def error_unit(self) -> str | None:
+        """The unit of :attr:`max_error`: ulps of the dtype for a kernel's conformance row
+        (of Lean's largest entry when measured normwise), an absolute difference for a
+        theorem's float check."""
+        if self.max_error is None:
+            return None
+        if self.accuracy:
+            normwise = any("normwise" in str(p.get("budget", "")) for p in self.accuracy)
+            return "ulps of the largest entry" if normwise else "ulps"
+        return "absolute"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""
         data = asdict(self)
+        data["error_unit"] = self.error_unit
         for key in ("max_error", "tolerance"):
             value = data[key]
             if isinstance(value, float) and value != value:
@@ -136,6 +153,7 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         mirror_status=status,
         examples=sum(r.examples for _, r in rows),
         rejected=sum(r.rejected for _, r in rows),
+        undecided=sum(r.undecided for _, r in rows),
         max_error=chosen.max_error,
         tolerance=chosen.tolerance,
         counterexample=chosen.counterexample,
@@ -146,6 +164,8 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         duration=round(sum(r.duration for _, r in rows), 3),
         stage=chosen.stage,
         carriers=labels,
+        # a refuted instance's certificate is the row's (it names the instance it checks)
+        certificate=chosen.certificate if status == "refuted" else base.certificate,
     )
 
 
