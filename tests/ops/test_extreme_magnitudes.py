@@ -1,5 +1,6 @@
-"""The bundled norm kernels at the extreme magnitudes of the wide draws (issue 20): entries
-whose squares overflow (above 1.3e154) or underflow (below 1.5e-154).
+"""The bundled norm and linear kernels at the extreme magnitudes of the wide draws (issue 20):
+entries whose squares overflow (above 1.3e154) or underflow (below 1.5e-154), and sums whose
+BLAS evaluation overflows.
 
 Two independent references: mpmath at 60 digits written from the Lean definitions
 (`lean/Mirror/Ops/Norm.lean`: `x i / √(Σ x² / H + ε) * w i`, `Real.sqrt` of a non-positive
@@ -100,3 +101,32 @@ WORST = {
 def test_the_conformance_rows_hold_at_the_wide_draws_failing_inputs(name):
     verdict, _, method = _replay(name, WORST[name])
     assert verdict == "holds", method
+
+
+#: ``linear``'s entries where BLAS overflows: ``-1e310`` (beyond float64: −∞ is its rounding),
+#: ``1e310 − 1e310 = 0`` through ``inf − inf``, and a finite sum after an overflowed product.
+LINEAR_X = [[1e300, 1e300, -1e300, 0.5]]
+LINEAR_W = [[1e10, -1e10, 1e10, 0.0], [-1e300, 1e300, 0.0, 3.0],
+            [1e10, 1e10, 1e10, -1e-300], [2e8, 0.0, 2e8, 1.0]]
+
+
+def test_linear_is_the_rounded_exact_sum_where_blas_overflows():
+    got = ops.linear(np.array(LINEAR_X), np.array(LINEAR_W))[0]
+    exact = [MP.fsum(MP.mpf(a) * MP.mpf(b) for a, b in zip(LINEAR_X[0], row))
+             for row in LINEAR_W]
+    top = np.finfo(np.float64).max
+    rounded = [float(e) if abs(e) <= top else float(MP.sign(e)) * np.inf for e in exact]
+    assert list(got) == rounded == [-np.inf, 1.5, np.inf, 0.5]
+
+
+def test_the_linear_row_holds_where_its_sum_overflows():
+    import mirrors.leanmirror_mirror_ops_linear as module
+
+    prop = module.prop_Mirror__Ops__linear__conformance
+    table = project_bindings(ROOT, prop.lean_name, sorted(prop.bound_to))
+    bindings = runtime_bindings(set(prop.bound_to), table)
+    for n in range(len(LINEAR_W)):
+        example = {"T": 1, "K": 4, "N": 4, "arg2": 0, "arg3": n, "x": LINEAR_X, "W": LINEAR_W}
+        verdict, _, method = replay_conformance(prop, prop.plan, bindings["Mirror.Ops.linear"],
+                                                bindings, example)
+        assert verdict == "holds", (n, method)
