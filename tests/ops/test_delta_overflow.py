@@ -58,3 +58,14 @@ def test_the_step_row_holds_where_float64_overflows():
     verdict, _, method = replay_conformance(prop, prop.plan, bindings["Mirror.Ops.gdnStep"],
                                             bindings, example)
     assert verdict == "holds", method
+
+
+def test_a_closed_gate_drops_an_overflowed_state_exactly():
+    # S_1 = β v kᵀ = 1e400 overflows; α_2 = 0 gives S_2 = β_2 v_2 k_2ᵀ = 6 exactly (Lean's
+    # `0 • S = 0` whatever S is), not 0 · inf = NaN
+    alpha, beta = np.array([1.0, 0.0]), np.array([1e200, 1.0])
+    q = np.array([[0.0], [1.0]])
+    k, v = np.array([[1e100], [2.0]]), np.array([[1e100], [3.0]])
+    out, state = ops.gated_delta_rule(alpha, beta, q, k, v, return_state=True)
+    assert state.tolist() == [[6.0]]
+    assert out[1].tolist() == [6.0]

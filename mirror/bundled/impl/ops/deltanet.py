@@ -76,11 +76,15 @@ def _inputs(alpha: Any, beta: Any, q: Any, k: Any, v: Any, initial_state: Any,
 
 def _step(state: np.ndarray, alpha: np.ndarray, beta: np.ndarray, k: np.ndarray,
           v: np.ndarray) -> np.ndarray:
-    """One recurrence step on batched arrays (no checks)."""
-    sk = np.einsum("...ij,...j->...i", state, k)
-    a = alpha[..., None, None]
-    b = beta[..., None, None]
-    return a * state - (a * b) * (sk[..., :, None] * k[..., None, :]) + b * (v[..., :, None] * k[..., None, :])
+    """One recurrence step on batched arrays (no checks). A closed gate ``α = 0`` drops the
+    decayed state exactly (``α • S(…) = 0`` in Lean), so a state that overflowed earlier does
+    not turn into ``0 · inf = NaN``."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        sk = np.einsum("...ij,...j->...i", state, k)
+        a = alpha[..., None, None]
+        b = beta[..., None, None]
+        decayed = a * state - (a * b) * (sk[..., :, None] * k[..., None, :])
+        return np.where(a == 0, 0.0, decayed) + b * (v[..., :, None] * k[..., None, :])
 
 
 def gdn_step(state: Any, alpha: Any, beta: Any, k: Any, v: Any, *, dtype: Any = None) -> np.ndarray:
