@@ -1,8 +1,6 @@
 """The pipeline: extraction → translation → NumPy property → checks → results.
 
-This module wires the stages together; each stage lives in its own module
-(:mod:`mirror.translate.translation`, :mod:`mirror.translate.codegen`, :mod:`mirror.sample.strategies`,
-:mod:`mirror.judge.checks`, :mod:`mirror.bind.binding`).
+This module wires the stages together; each stage lives in its own package.
 """
 
 from __future__ import annotations
@@ -237,14 +235,22 @@ def _binding_errors(decl: Declaration, errors: dict[str, str]) -> str | None:
     return None
 
 
+def mirrored_declarations(extraction: Extraction, bound: set[str], errors: dict) -> list:
+    """The declarations that get a mirror: theorems, and definitions bound (or failing to)."""
+    return [d for d in extraction.declarations if d.kind == "theorem" or (
+        d.kind in ("def", "abbrev") and (d.name in bound or d.name in errors))]
+
+
 def build_mirrors(
     extraction: Extraction,
     bindings: dict | None = None,
     errors: dict[str, str] | None = None,
     *,
     statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT,
+    only: set[str] | frozenset[str] | None = None,
 ) -> list[Mirror]:
-    """Translate every theorem, and every bound definition against its implementation.
+    """Translate every theorem, and every bound definition against its implementation
+    (``only``: just the declarations of those names).
 
     ``bindings`` defaults to the project's registry (its configuration); a definition whose
     binding fails (``errors``: name → message) is an ``error`` row, and so is a theorem that
@@ -253,19 +259,16 @@ def build_mirrors(
     an ``error`` mirror (the time spent counts against its check later)."""
     if bindings is None:
         registry = project_registry(extraction)
-        table, errors = registry.bindings, registry.errors
-    else:
-        table = bindings
-    errors = errors or {}
+        bindings, errors = registry.bindings, registry.errors
+    table, errors = bindings, errors or {}
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
     records = Records(declarations, bound)
     mirrors: list[Mirror] = []
-    for decl in extraction.declarations:
-        role = "theorem" if decl.kind == "theorem" else "conformance"
-        if role == "conformance" and not (decl.kind in ("def", "abbrev")
-                                          and (decl.name in bound or decl.name in errors)):
+    for decl in mirrored_declarations(extraction, bound, errors):
+        if only is not None and decl.name not in only:
             continue
+        role = "theorem" if decl.kind == "theorem" else "conformance"
         failure = _binding_errors(decl, errors)
         if failure is not None:
             mirrors.append(Mirror(decl, "error", reason=failure, role=role))

@@ -1,4 +1,4 @@
-"""``report`` and ``show`` with every statement in a worker process, re-using cached rows.
+"""``report``, ``show``, ``bindings`` and ``generate`` with the work in worker processes.
 
 :func:`run_isolated` is :func:`mirror.product.pipeline.run` with the work moved out of the
 parent (:mod:`mirror.product.workers`): the parent only schedules and collects. It
@@ -13,7 +13,8 @@ parent (:mod:`mirror.product.workers`): the parent only schedules and collects. 
    row naming the cause.
 
 Rows come back in the survey's order whatever the number of workers, so the report is the
-same at ``--jobs 1`` and ``--jobs N``.
+same at ``--jobs 1`` and ``--jobs N``. :func:`generate_isolated` does steps 1 and 3 for
+``generate``: each statement is translated in a worker, the parent renders the files.
 """
 
 from __future__ import annotations
@@ -259,6 +260,84 @@ def bindings_isolated(project: str | Path, method: str = "auto",
     return table
 
 
-__all__ = ["RunError", "StatementInfo", "bindings_isolated", "configured_modules",
-           "hard_limit", "probe_modules", "run_isolated", "show_isolated", "show_mirrors",
+@dataclass
+class Generation:
+    """What :func:`generate_isolated` did: the files, and what ended a worker on the way."""
+
+    result: Any
+    #: Statement → why translating it ended its worker (its mirror is an ``error`` block).
+    failures: dict[str, str]
+    #: Module → why importing it ended a worker (its bindings are ``error`` blocks).
+    poisoned: tuple[tuple[str, str], ...]
+
+
+def _failed_record(declaration: Any, cause: str) -> Any:
+    from mirror.product.generator import MirrorRecord
+
+    return MirrorRecord(declaration.name, "error", declaration,
+                        reason=f"leanmirror error in translate: {cause}")
+
+
+def generate_isolated(project: str | Path, out_dir: str | Path, *, check: bool = False,
+                      method: str = "auto", statement_timeout: float | None = None,
+                      jobs: int | None = None, ray: str | None = None) -> Generation:
+    """``leanmirror generate`` (and ``--check``) with every statement translated in a worker.
+
+    The configured modules are imported in workers first (:func:`probe_modules`); then each
+    statement is translated in the pool under the hard limit of :func:`hard_limit`, so a
+    binding that kills its worker, a statement whose translation loops in C or exhausts the
+    memory limit is that statement's ``error`` block naming the cause, and the others are
+    generated as usual. The parent renders and compares the files; the result does not
+    depend on ``jobs``."""
+    from mirror.product.generator import project_from, render_modules, sync_files
+
+    project = Path(project)
+    if not project.is_dir():
+        raise InvalidArgument(f"project: {str(project)!r} is not a directory; expected a "
+                              "Lake project")
+    settings = CheckSettings(statement_timeout=statement_timeout)
+    pool = open_pool(jobs, ray)
+    finished = False
+    try:
+        poisoned = probe_modules(pool, project, statement_timeout)
+        pool.submit("plan", "mirror.product.tasks:generation_plan",
+                    (str(project), method, poisoned), timeout=SURVEY_LIMIT)
+        outcome = pool.next()
+        if outcome is None or not outcome.ok:
+            cause = outcome.describe() if outcome is not None else "no outcome"
+            raise RunError(f"generate: reading {str(project)!r} and its bindings failed in a "
+                           f"worker ({cause}); run `leanmirror bindings` to see which fails")
+        declarations = outcome.value["declarations"]
+        limit = hard_limit(settings, outcome.value["seconds"])
+        for decl in declarations:
+            pool.submit(decl.name, "mirror.product.tasks:mirror_records",
+                        (str(project), method, statement_timeout, poisoned, decl.name),
+                        timeout=limit)
+        records, failures = _records(pool, declarations)
+        finished = True
+    finally:
+        pool.close(finished)
+    mirrors = [m for decl in declarations for m in records[decl.name]]
+    files = render_modules(mirrors, project_from(out_dir, project))
+    return Generation(sync_files(files, out_dir, check=check), failures, poisoned)
+
+
+def _records(pool: Any, declarations: list[Any]) -> tuple[dict[str, list], dict[str, str]]:
+    by_name = {d.name: d for d in declarations}
+    records: dict[str, list] = {}
+    failures: dict[str, str] = {}
+    for _ in declarations:
+        outcome = pool.next()
+        if outcome is None:
+            break
+        if outcome.ok:
+            records[outcome.key] = outcome.value
+        else:
+            failures[outcome.key] = outcome.describe()
+            records[outcome.key] = [_failed_record(by_name[outcome.key], failures[outcome.key])]
+    return records, dict(sorted(failures.items()))
+
+
+__all__ = ["Generation", "RunError", "StatementInfo", "bindings_isolated", "configured_modules",
+           "generate_isolated", "hard_limit", "probe_modules", "run_isolated", "show_isolated", "show_mirrors",
            "statement_infos", "survey"]

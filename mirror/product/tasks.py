@@ -1,4 +1,5 @@
-"""What the workers of :mod:`mirror.product.workers` run for ``report``, ``fuzz`` and ``show``.
+"""What the workers of :mod:`mirror.product.workers` run for ``report``, ``fuzz``, ``show``,
+``bindings`` and ``generate``.
 
 Every function here runs in a worker process: it extracts the project, imports its bindings
 and builds its mirrors there (once per process, :func:`built`), so a binding that crashes
@@ -154,6 +155,54 @@ def binding_table(project: str, method: str,
             "problems": list(registry.problems), "errors": bool(registry.errors)}
 
 
+def _context(project: str, method: str, poisoned: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The project's extraction and registry (bindings imported), once per worker process."""
+    key = ("context", project, method, poisoned)
+    if key not in _BUILT:
+        from mirror.product.pipeline import extract_project, project_registry
+
+        _poison(poisoned)
+        started = time.monotonic()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # `generate` reports mirrors, not warnings
+            extraction = extract_project(Path(project), method)
+            registry = project_registry(extraction)
+        _BUILT.clear()
+        _BUILT[key] = {"extraction": extraction, "registry": registry,
+                       "seconds": time.monotonic() - started}
+    return _BUILT[key]
+
+
+def generation_plan(project: str, method: str,
+                    poisoned: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+    """What ``generate`` translates: the declarations that get a mirror (in order) and the
+    seconds it took to read the project and import its bindings."""
+    from mirror.product.pipeline import mirrored_declarations
+
+    state = _context(project, method, poisoned)
+    extraction, registry = state["extraction"], state["registry"]
+    declarations = extraction.by_name()
+    bound = {n for n in registry.bindings if n in declarations}
+    return {"declarations": mirrored_declarations(extraction, bound, registry.errors),
+            "seconds": state["seconds"]}
+
+
+def mirror_records(project: str, method: str, timeout: float | None,
+                   poisoned: tuple[tuple[str, str], ...], name: str) -> list[Any]:
+    """The mirror(s) of the declaration ``name``, translated in this worker, as
+    :class:`~mirror.product.generator.MirrorRecord` (what ``generate`` renders)."""
+    from mirror.product.generator import MirrorRecord
+    from mirror.product.pipeline import build_mirrors
+
+    state = _context(project, method, poisoned)
+    registry = state["registry"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mirrors = build_mirrors(state["extraction"], registry.bindings, registry.errors,
+                                statement_timeout=timeout, only={name})
+    return [MirrorRecord.of(m) for m in mirrors]
+
+
 def death_row(row: dict[str, Any], cause: str, stage: str = "check") -> dict[str, Any]:
     """The ``error`` row of a statement whose worker died (or was killed) running it."""
     result = StatementResult.from_json(row)
@@ -163,5 +212,5 @@ def death_row(row: dict[str, Any], cause: str, stage: str = "check") -> dict[str
     return result.to_json()
 
 
-__all__ = ["DEFAULT_STATEMENT_TIMEOUT", "binding_table", "built", "check", "death_row", "probe_import",
-           "show_text", "survey"]
+__all__ = ["DEFAULT_STATEMENT_TIMEOUT", "binding_table", "built", "check", "death_row",
+           "generation_plan", "mirror_records", "probe_import", "show_text", "survey"]
