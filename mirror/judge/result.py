@@ -69,6 +69,9 @@ class StatementResult:
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None
+    #: What the statement's bound implementations printed (stdout and stderr of the worker
+    #: that checked it), truncated by the pool with the truncation stated; ``None``: nothing.
+    output: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""

@@ -205,11 +205,11 @@ class _PoolExecutor:
         outcome = self.pool.next(timeout)
         if outcome is None:
             return None
-        if outcome.ok:
-            return outcome.value
-        from mirror.product.tasks import death_row
+        from mirror.product.tasks import death_row, with_output
 
-        return death_row(self.rows[outcome.key], outcome.describe())
+        row = outcome.value if outcome.ok else death_row(self.rows[outcome.key],
+                                                         outcome.describe())
+        return with_output(row, outcome)
 
     def close(self, finished: bool) -> None:
         self.pool.close(finished)

@@ -29,7 +29,7 @@ from mirror.judge.result import StatementResult
 from mirror.product.cache import CACHE_DIR, DESCRIPTIVE, ResultCache
 from mirror.product.pipeline import CheckSettings, RunResult, run_meta, selects
 from mirror.product.showing import show_mirrors  # noqa: F401 - part of this interface
-from mirror.product.tasks import death_row
+from mirror.product.tasks import death_row, with_output
 from mirror.product.workers import Outcome, open_pool
 
 #: Seconds added to every hard limit (a worker's start, its first build).
@@ -136,9 +136,8 @@ def _reused(row: dict[str, Any], at: str, current: dict[str, Any]) -> StatementR
 
 
 def _row(outcome: Outcome, info: StatementInfo) -> dict[str, Any]:
-    if outcome.ok:
-        return outcome.value
-    return death_row(info.row, outcome.describe())
+    row = outcome.value if outcome.ok else death_row(info.row, outcome.describe())
+    return with_output(row, outcome)
 
 
 def run_isolated(

@@ -203,6 +203,14 @@ def mirror_records(project: str, method: str, timeout: float | None,
     return [MirrorRecord.of(m) for m in mirrors]
 
 
+def with_output(row: dict[str, Any], outcome: Any) -> dict[str, Any]:
+    """``row`` with what its worker printed while running it (:attr:`Outcome.output`,
+    already truncated by the pool), when it printed anything."""
+    if outcome.output.strip():
+        row = dict(row, output=outcome.output)
+    return row
+
+
 def death_row(row: dict[str, Any], cause: str, stage: str = "check") -> dict[str, Any]:
     """The ``error`` row of a statement whose worker died (or was killed) running it."""
     result = StatementResult.from_json(row)
@@ -213,4 +221,4 @@ def death_row(row: dict[str, Any], cause: str, stage: str = "check") -> dict[str
 
 
 __all__ = ["DEFAULT_STATEMENT_TIMEOUT", "binding_table", "built", "check", "death_row",
-           "generation_plan", "mirror_records", "probe_import", "show_text", "survey"]
+           "generation_plan", "mirror_records", "probe_import", "show_text", "survey", "with_output"]

@@ -183,13 +183,16 @@ class _Worker:
         """What the worker wrote since its last task (at most ``limit`` bytes, then a mark)."""
         try:
             with open(self.output, "rb") as handle:
-                handle.seek(self.offset)
+                start = handle.seek(self.offset)
                 data = handle.read(limit + 1)
                 self.offset = handle.seek(0, os.SEEK_END)
         except OSError:
             return ""
         text = data[:limit].decode("utf-8", errors="replace")
-        return text + ("\n[output truncated]" if len(data) > limit else "")
+        if len(data) <= limit:
+            return text
+        return text + (f"\n[output truncated: the first {limit} of {self.offset - start} "
+                       "bytes are shown]")
 
     def kill(self) -> None:
         if self.process.is_alive():

@@ -74,3 +74,24 @@ def test_report_on_a_local_ray_instance_makes_a_segfault_an_error_row(tmp_path):
     for name in UNTOUCHED:
         assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
     assert rows["Flt.false_square"]["mirror_status"] == "refuted"
+
+
+def test_what_a_binding_prints_is_in_its_rows_truncated_with_the_truncation_stated(tmp_path):
+    """A binding that prints (and does not die): its rows carry the worker's captured output,
+    cut at the pool's limit with the cut stated; the report shows it; rows that print
+    nothing carry none."""
+    project = make_project(tmp_path / "p", "print")
+    out = tmp_path / "report"
+    done = leanmirror("report", "--project", str(project), "--out", str(out), "--jobs", "2",
+                      *ARGS)
+    assert done.returncode == 1, done.stderr[-2000:]  # the false theorem is refuted
+    rows = report_rows(out)
+    for name in FAULTY:
+        assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
+    chatty = rows["Flt.boom.conformance"]["output"]
+    assert chatty.startswith("chatty chatty"), chatty[:100]
+    assert "[output truncated: the first 4096 of " in chatty and len(chatty) < 4300
+    for name in UNTOUCHED:
+        assert rows[name].get("output") is None, rows[name].get("output")
+    assert "worker output" in (out / "report.html").read_text(encoding="utf-8")
+    assert "Worker output" in (out / "report.md").read_text(encoding="utf-8")
