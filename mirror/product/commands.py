@@ -146,7 +146,7 @@ def _findings(command: str, args: argparse.Namespace, rows: list[dict[str, Any]]
 
 def _cmd_report(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
     from mirror.product.report import write_report
     from mirror.product.runner import run_isolated
 
@@ -162,9 +162,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
                               cache=not args.no_cache)
     finally:
         progress.close()
-    from mirror.product.explain import attach_explanations
+    if getattr(result, "mirrors", None):  # pooled runs explain in the workers
+        from mirror.product.explain import attach_explanations
 
-    attach_explanations(result.results, getattr(result, "mirrors", []))
+        attach_explanations(result.results, result.mirrors)
     compare_with = _previous_report(args.compare) if args.compare else None
     written = write_report(Path(args.out), result, previous=compare_with)
     rows = [r.to_json() if hasattr(r, "to_json") else dict(r) for r in result.results]

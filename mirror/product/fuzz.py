@@ -92,7 +92,7 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     (``Toy.Ops`` selects ``Toy.Ops`` and ``Toy.Ops.*``). Definitions are never
     selected (they are not statements). A token matching nothing is an error.
     """
-    from mirror.product.pipeline import selects
+    from mirror.product.settings import selects
 
     candidates = [m for m in mirrors if getattr(m, "status", None) != "definition"]
     if select is None:
@@ -246,7 +246,7 @@ def merge_rounds(previous: StatementResult | None, new: StatementResult) -> Stat
         kept = float_only[-1]
         return replace(merged, mirror_status="inconclusive", reason=kept.reason,
                        counterexample=kept.counterexample)
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
 
     total = merged.examples + merged.rejected
     if merged.examples and merged.rejected <= CheckSettings.max_reject_fraction * total:
@@ -409,7 +409,7 @@ def run_session(
     log_path = Path(log) if log is not None else default_log
     db_path = Path(database) if database is not None else default_db
     jobs = jobs or os.cpu_count() or 1
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
 
     settings = CheckSettings(
         database=db_path, seed=seed, statement_timeout=statement_timeout,

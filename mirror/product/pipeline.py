@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import datetime as _dt
 import time
 
 import sympy as sp
@@ -18,7 +17,6 @@ import sympy as sp
 from bridge import term as T
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument
-from mirror import __version__
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
 from mirror.judge.presettle import presettle
@@ -34,29 +32,7 @@ from mirror.product.replay import attach_replay, certify
 from mirror.judge.result import StatementResult, combine
 from mirror.sample.strategies import PlanSettings, plan_statement
 from mirror.translate.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
-
-
-@dataclass
-class CheckSettings:
-    """How hard to check each statement."""
-
-    #: Hypothesis examples per statement.
-    max_examples: int = 200
-    #: Draws evaluated in the vectorized sweep per statement (0 disables it).
-    sweep: int = 512
-    seed: int = 0
-    #: Hypothesis example database directory (counterexamples are saved and replayed first).
-    database: Path | None = None
-    #: Wall-clock budget per statement in seconds (``None``: example budget only).
-    time_budget: float | None = None
-    #: Fraction of rejected draws above which a statement is ``inconclusive``.
-    max_reject_fraction: float = 0.5
-    #: Wall-clock limit per statement, build included (``None``: none); past it the
-    #: statement is an ``error`` row ("timed out in <stage>").
-    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT
-    #: Try to settle the statement with sympy first (a fuzz session's later rounds do not
-    #: repeat an attempt that already failed).
-    symbolic: bool = True
+from mirror.product.settings import CheckSettings, RunResult, run_meta, selects  # noqa: F401 - re-exported
 
 
 @dataclass
@@ -112,17 +88,6 @@ class Mirror:
         code = compile(self.source, f"<leanmirror {self.name}>", "exec")
         exec(code, {"__builtins__": {}}, namespace)  # generated from whitelisted constructs only
         return namespace[self.function_name]
-
-
-@dataclass
-class RunResult:
-    """Everything a report needs."""
-
-    meta: dict[str, Any]
-    results: list[StatementResult]
-    diagnostics: list[Diagnostic]
-    mirrors: list[Mirror]
-
 
 
 # ---- building mirrors ----------------------------------------------------------------------
@@ -495,14 +460,6 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
     )
 
 
-def selects(token: str, mirror: Mirror) -> bool:
-    """Does a ``--select`` token name ``mirror``? Its full name, its last name components
-    (``c`` and ``Ops.c`` name ``Toy.Ops.c``) or its module (``Toy.Ops`` names the
-    statements of ``Toy.Ops`` and ``Toy.Ops.*``). The one rule of ``report`` and ``fuzz``."""
-    return (mirror.name == token or mirror.name.endswith("." + token)
-            or mirror.module == token or mirror.module.startswith(token + "."))
-
-
 def with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
     """A refuted row's replay command; a composite's replays the instance that refuted it."""
     if not (mirror.instances and result.mirror_status == "refuted"):
@@ -521,29 +478,6 @@ def extract_project(project: Path, method: str = "auto") -> Extraction:
     from bridge.extraction import extract
 
     return extract(project, method=method)
-
-
-def run_meta(extracted: dict, method: str, project: Path, settings: CheckSettings,
-             bindings: list, catalog: Any) -> dict[str, Any]:
-    """The report's ``meta``: the extraction's, the tool, the settings and the bindings."""
-    meta = dict(extracted)
-    meta.update(
-        tool="leanmirror",
-        version=__version__,
-        method=extracted.get("method", method),
-        kernel=bool(extracted.get("kernel", False)),
-        project=str(project),
-        generated_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        settings={
-            "max_examples": settings.max_examples,
-            "sweep": settings.sweep,
-            "seed": settings.seed,
-        },
-        bindings=bindings,
-    )
-    if catalog is not None:
-        meta["catalog"] = catalog
-    return meta
 
 
 def run(

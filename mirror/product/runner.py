@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable
 from bridge.errors import InvalidArgument, LeanMirrorError
 from mirror.judge.result import StatementResult
 from mirror.product.cache import CACHE_DIR, DESCRIPTIVE, ResultCache
-from mirror.product.pipeline import CheckSettings, RunResult, run_meta, selects
+from mirror.product.settings import CheckSettings, RunResult, run_meta, selects
 from mirror.product.showing import show_mirrors  # noqa: F401 - part of this interface
 from mirror.product.tasks import death_row, with_output
 from mirror.product.workers import Outcome, open_pool
@@ -87,7 +87,15 @@ def probe_modules(pool: Any, project: Path, limit: float | None) -> tuple[tuple[
     modules, python_path = configured_modules(project)
     if limit is not None:
         limit += HARD_MARGIN
-    for module in modules:
+    if not modules:
+        return ()
+    # all in one worker first: one start-up serves them all when none ends it
+    pool.submit("all", "mirror.product.tasks:probe_imports", (modules, python_path),
+                timeout=limit)
+    outcome = pool.next()
+    if outcome is not None and outcome.death is None:
+        return ()
+    for module in modules:  # one of them ends its worker: which?
         pool.submit(module, "mirror.product.tasks:probe_import", (module, python_path),
                     timeout=limit)
     poisoned = []
@@ -98,16 +106,21 @@ def probe_modules(pool: Any, project: Path, limit: float | None) -> tuple[tuple[
     return tuple(sorted(poisoned))
 
 
-def survey(pool: Any, project: Path, method: str, settings: CheckSettings
+def survey(pool: Any, project: Path, method: str, settings: CheckSettings,
+           store: ResultCache | None = None, reuse: bool = True
            ) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
-    """The survey of ``project`` (run in a worker) and the modules it must not import."""
+    """The survey of ``project`` (run in a worker) and the modules it must not import.
+    With ``store``, the survey is kept there and, when ``reuse``, re-used while its inputs
+    are unchanged (:func:`mirror.product.tasks.survey`)."""
     probe_limit = settings.statement_timeout
     poisoned = probe_modules(pool, project, probe_limit)
     limit = SURVEY_LIMIT if settings.statement_timeout is None else max(
         SURVEY_LIMIT / 6, 5 * settings.statement_timeout)
+    cache_dir = None if store is None else str(store.directory)
+    modules = tuple(configured_modules(project)[0])
     pool.submit("survey", "mirror.product.tasks:survey",
-                (str(project), method, settings.statement_timeout, poisoned, settings),
-                timeout=limit)
+                (str(project), method, settings.statement_timeout, poisoned, settings,
+                 cache_dir, modules, reuse), timeout=limit)
     outcome = pool.next()
     if outcome is None or not outcome.ok:
         cause = outcome.describe() if outcome is not None else "no outcome"
@@ -165,7 +178,7 @@ def run_isolated(
     pool = open_pool(jobs, ray)
     finished = False
     try:
-        found, poisoned = survey(pool, project, method, settings)
+        found, poisoned = survey(pool, project, method, settings, store, reuse=cache)
         infos = statement_infos(found, select)
         rows = _collect(pool, infos, found, poisoned, project, method, settings,
                         store if cache else None, store, progress)
@@ -178,7 +191,8 @@ def run_isolated(
                     found["catalog"])
     meta["cache"] = {"directory": str(store.directory), "enabled": cache,
                      "reused": sum(r.cached is not None for r in results),
-                     "computed": sum(r.cached is None for r in results)}
+                     "computed": sum(r.cached is None for r in results),
+                     "survey": found.get("survey_cached")}
     problems = found["problems"] + [f"{m}: {cause}" for m, cause in poisoned] + store.warnings
     return RunResult(meta, results, found["diagnostics"] + problems, [])
 

@@ -21,6 +21,8 @@ from typing import Any
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT
 from mirror.judge.result import StatementResult
 
+#: (project, method, poisoned modules) → the project read and its bindings imported here.
+_CONTEXT: dict[tuple, dict[str, Any]] = {}
 #: (project, method, statement timeout, poisoned modules) → the mirrors built in this process.
 _BUILT: dict[tuple, dict[str, Any]] = {}
 
@@ -48,13 +50,12 @@ def _poison(poisoned: tuple[tuple[str, str], ...]) -> None:
             sys.modules.pop(name, None)
 
 
-def built(project: str, method: str, timeout: float | None,
-          poisoned: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
-    """``{"extraction", "registry", "mirrors": {name: Mirror}, "seconds"}`` of the project,
-    built once per worker process."""
-    key = (project, method, timeout, poisoned)
-    if key not in _BUILT:
-        from mirror.product.pipeline import build_mirrors, extract_project, project_registry
+def _context(project: str, method: str, poisoned: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """``{"extraction", "registry", "seconds", "warnings"}``: the project read and its bindings
+    imported, once per worker process (the modules in ``poisoned`` are refused)."""
+    key = (project, method, poisoned)
+    if key not in _CONTEXT:
+        from mirror.product.pipeline import extract_project, project_registry
 
         _poison(poisoned)
         started = time.monotonic()
@@ -62,14 +63,35 @@ def built(project: str, method: str, timeout: float | None,
             warnings.simplefilter("always")
             extraction = extract_project(Path(project), method)
             registry = project_registry(extraction)
-            mirrors = build_mirrors(extraction, registry.bindings, registry.errors,
+        _CONTEXT.clear()  # one project per worker at a time
+        _BUILT.clear()
+        _CONTEXT[key] = {"extraction": extraction, "registry": registry,
+                         "seconds": time.monotonic() - started,
+                         "warnings": [(w.category, str(w.message)) for w in caught]}
+    return _CONTEXT[key]
+
+
+def built(project: str, method: str, timeout: float | None,
+          poisoned: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+    """``{"extraction", "registry", "mirrors": {name: Mirror}, "order", "seconds",
+    "warnings"}`` of the project, built once per worker process."""
+    context = _context(project, method, poisoned)
+    key = (project, method, timeout, poisoned)
+    if key not in _BUILT:
+        from mirror.product.pipeline import build_mirrors
+
+        started = time.monotonic()
+        registry = context["registry"]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            mirrors = build_mirrors(context["extraction"], registry.bindings, registry.errors,
                                     statement_timeout=timeout)
-        _BUILT.clear()  # one project per worker at a time
-        _BUILT[key] = {"extraction": extraction, "registry": registry,
-                       "mirrors": {m.name: m for m in mirrors},
+        _BUILT.clear()
+        _BUILT[key] = {**context, "mirrors": {m.name: m for m in mirrors},
                        "order": [m.name for m in mirrors],
-                       "seconds": time.monotonic() - started,
-                       "warnings": [(w.category, str(w.message)) for w in caught]}
+                       "seconds": context["seconds"] + time.monotonic() - started,
+                       "warnings": context["warnings"] + [(w.category, str(w.message))
+                                                          for w in caught]}
     return _BUILT[key]
 
 
@@ -87,10 +109,45 @@ def probe_import(module: str, python_path: list[str]) -> bool:
     return True
 
 
+def probe_imports(modules: list[str], python_path: list[str]) -> list[bool]:
+    """:func:`probe_import` of every module in turn, in this one worker (the usual case: none
+    ends it, and one worker start serves them all)."""
+    return [probe_import(module, python_path) for module in modules]
+
+
 def survey(project: str, method: str, timeout: float | None,
-           poisoned: tuple[tuple[str, str], ...], settings: Any) -> dict[str, Any]:
+           poisoned: tuple[tuple[str, str], ...], settings: Any,
+           cache_dir: str | None = None, modules: tuple[str, ...] = (),
+           reuse: bool = True) -> dict[str, Any]:
     """What the parent needs to schedule a run: per statement its name, module, base row
-    and cache key; the run's metadata and diagnostics."""
+    and cache key; the run's metadata and diagnostics.
+
+    With ``cache_dir``, the survey itself is re-used while its inputs are unchanged
+    (:func:`mirror.product.cache.survey_key`: every declaration, the bindings and the
+    source of ``modules``, the settings, leanmirror): then nothing is translated.
+    ``reuse=False`` (``--no-cache``) translates anyway and stores the new survey."""
+    from mirror.product.cache import ResultCache, survey_key
+
+    if cache_dir is None:
+        return _survey(project, method, timeout, poisoned, settings)
+    context = _context(project, method, poisoned)
+    key = survey_key(context["extraction"], context["registry"], settings, method, poisoned,
+                     modules)
+    store = ResultCache(cache_dir)
+    try:
+        hit = store.get(key) if reuse else None
+        if hit is not None:
+            return dict(hit[0], survey_cached=hit[1])
+        found = _survey(project, method, timeout, poisoned, settings)
+        if found.pop("lasting"):
+            store.put(key, found)
+        return found
+    finally:
+        store.close()
+
+
+def _survey(project: str, method: str, timeout: float | None,
+            poisoned: tuple[tuple[str, str], ...], settings: Any) -> dict[str, Any]:
     from mirror.bind.registry import binding_rows, catalog_rows
     from mirror.product.cache import statement_key
     from mirror.product.pipeline import base_row
@@ -105,10 +162,14 @@ def survey(project: str, method: str, timeout: float | None,
                            "row": base_row(mirror).to_json(),
                            "key": statement_key(mirror, declarations, settings)})
     problems = registry.problems + [e for n, e in registry.errors.items() if n not in declarations]
+    # a time limit or a failure inside leanmirror says nothing lasting: not worth keeping
+    failures = [m for m in state["mirrors"].values()
+                for m in (m, *m.instances) if getattr(m, "failure", None) is not None]
     return {"statements": statements, "meta": dict(extraction.meta),
             "bindings": binding_rows(registry), "catalog": catalog_rows(registry.config),
             "diagnostics": list(extraction.diagnostics), "problems": problems,
-            "seconds": state["seconds"], "warnings": state["warnings"]}
+            "seconds": state["seconds"], "warnings": state["warnings"],
+            "lasting": not failures}
 
 
 def check(project: str, method: str, timeout: float | None,
@@ -153,24 +214,6 @@ def binding_table(project: str, method: str,
     registry = load_registry(project, extract(Path(project), method=method).by_name())
     return {"rows": binding_rows(registry), "where": registry.config.where,
             "problems": list(registry.problems), "errors": bool(registry.errors)}
-
-
-def _context(project: str, method: str, poisoned: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    """The project's extraction and registry (bindings imported), once per worker process."""
-    key = ("context", project, method, poisoned)
-    if key not in _BUILT:
-        from mirror.product.pipeline import extract_project, project_registry
-
-        _poison(poisoned)
-        started = time.monotonic()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # `generate` reports mirrors, not warnings
-            extraction = extract_project(Path(project), method)
-            registry = project_registry(extraction)
-        _BUILT.clear()
-        _BUILT[key] = {"extraction": extraction, "registry": registry,
-                       "seconds": time.monotonic() - started}
-    return _BUILT[key]
 
 
 def generation_plan(project: str, method: str,
@@ -221,4 +264,4 @@ def death_row(row: dict[str, Any], cause: str, stage: str = "check") -> dict[str
 
 
 __all__ = ["DEFAULT_STATEMENT_TIMEOUT", "binding_table", "built", "check", "death_row",
-           "generation_plan", "mirror_records", "probe_import", "show_text", "survey", "with_output"]
+           "generation_plan", "mirror_records", "probe_import", "probe_imports", "show_text", "survey", "with_output"]

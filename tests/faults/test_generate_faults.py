@@ -16,6 +16,7 @@ from tests.faults.projects import make_project
 CAUSES = {
     "exit_at_import": "exited with status 3",
     "loop_at_import": "hard time limit",
+    "segfault_at_import": "SIGSEGV",
 }
 #: A statement whose translation runs past any limit (sympy evaluates 10⁹!).
 ENDLESS = "theorem fact_big (n : ℕ) : Nat.factorial (10 ^ 9) + n > 0 := by positivity\n\n"
@@ -39,7 +40,7 @@ def test_generate_check_finishes_and_names_a_module_that_ends_its_worker(fault, 
     out = tmp_path / "mirrors"
     written = _generate(project, out, "--jobs", "2")
     assert written.returncode == 1, written.stderr[-2000:]  # a binding does not load
-    assert f"error: module faultpkg.bad ended a worker at import" in written.stderr
+    assert "error: module faultpkg.bad ended a worker at import" in written.stderr
     assert CAUSES[fault] in written.stderr, written.stderr
     text = (out / "leanmirror_flt.py").read_text(encoding="utf-8")
     assert "# error:" in _block(text, "Flt.boom_id") and CAUSES[fault] in _block(text, "Flt.boom_id")
