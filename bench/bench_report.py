@@ -51,7 +51,7 @@ def report(project: Path, out: Path, *args: str, code: Path = REPO) -> dict:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "mirror.product.cli", "report", "--project",
                            str(project), "--out", str(out), "--method", "scanner", *args],
-                          env=_env(code), capture_output=True, text=True)
+                          env=_env(code), cwd=code, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):  # 1: findings (refuted or error rows), still a report
         raise SystemExit(f"report {' '.join(args)} failed ({done.returncode}): "
@@ -144,8 +144,9 @@ def warm_against(other: Path, examples: str, repeats: int = 3) -> None:
             walls = sorted(r["wall"] for r in done)
             cpus = sorted(r["cpu"] for r in done)
             print(f"warm re-run, {label}: median {walls[len(walls) // 2]:.1f} s wall, "
-                  f"{cpus[len(cpus) // 2]:.1f} s CPU (CPU {', '.join(f'{c:.1f}' for c in cpus)}; "
-                  f"{done[-1]['recomputed']} rows computed)")
+                  f"{cpus[len(cpus) // 2]:.1f} s CPU; per run (in order): "
+                  + ", ".join(f"{r['wall']:.1f} s wall {r['cpu']:.1f} s CPU "
+                              f"{r['recomputed']} rows computed" for r in done))
 
 
 def corpus(path: Path, examples: str | None, jobs: str) -> None:

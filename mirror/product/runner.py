@@ -348,6 +348,9 @@ def _records(pool: Any, declarations: list[Any]) -> tuple[dict[str, list], dict[
         else:
             failures[outcome.key] = outcome.describe()
             records[outcome.key] = [_failed_record(by_name[outcome.key], failures[outcome.key])]
+    for name in by_name.keys() - records.keys():  # the pool gave no outcome (cannot happen)
+        failures[name] = "the pool returned no outcome for it"
+        records[name] = [_failed_record(by_name[name], failures[name])]
     return records, dict(sorted(failures.items()))
 
 
