@@ -39,6 +39,8 @@ class StatementResult:
     #: How a ``symbolic`` verdict was reached, or how examples were drawn.
     method: str | None = None
     rejected: int = 0
+    #: Draws no precision decided (not rejections; :mod:`mirror.judge.tally`).
+    undecided: int = 0
     statement: str = ""
     location: str | None = None
     axioms: list[str] | None = None
@@ -154,6 +156,7 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         mirror_status=status,
         examples=sum(r.examples for _, r in rows),
         rejected=sum(r.rejected for _, r in rows),
+        undecided=sum(r.undecided for _, r in rows),
         max_error=chosen.max_error,
         tolerance=chosen.tolerance,
         counterexample=chosen.counterexample,
@@ -164,6 +167,8 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         duration=round(sum(r.duration for _, r in rows), 3),
         stage=chosen.stage,
         carriers=labels,
+        # a refuted instance's certificate is the row's (it names the instance it checks)
+        certificate=chosen.certificate if status == "refuted" else base.certificate,
     )
 
 

@@ -235,25 +235,29 @@ def merge_rounds(previous: StatementResult | None, new: StatementResult) -> Stat
         return previous
     merged = replace(new, examples=previous.examples + new.examples,
                      rejected=previous.rejected + new.rejected,
+                     undecided=previous.undecided + new.undecided,
                      duration=round(previous.duration + new.duration, 3))
     merged.max_error = max((e for e in (previous.max_error, new.max_error) if e is not None),
                            default=None)
     if new.mirror_status in SETTLED:
         return merged
+    # a float-only mismatch, or a float64 failure no precision decided, stays inconclusive
     float_only = [r for r in (previous, new) if r.mirror_status == "inconclusive"
-                  and r.reason and "float64 mismatch" in r.reason]
+                  and r.reason and ("float64 mismatch" in r.reason
+                                    or "undecided by exact and ball" in r.reason)]
     if float_only:
         kept = float_only[-1]
         return replace(merged, mirror_status="inconclusive", reason=kept.reason,
                        counterexample=kept.counterexample)
     from mirror.product.settings import CheckSettings
 
-    total = merged.examples + merged.rejected
-    if merged.examples and merged.rejected <= CheckSettings.max_reject_fraction * total:
+    not_counted = merged.rejected + merged.undecided
+    total = merged.examples + not_counted
+    if merged.examples and not_counted <= CheckSettings.max_reject_fraction * total:
         return replace(merged, mirror_status="tested", reason=None)
     return replace(merged, mirror_status="inconclusive", reason=(
-        f"{merged.rejected} of {total} draws rejected by the hypotheses or outside the "
-        "sampled domain"))
+        f"{not_counted} of {total} draws not counted: {merged.rejected} rejected by the "
+        f"hypotheses or outside the sampled domain, {merged.undecided} undecided"))
 
 
 @dataclass

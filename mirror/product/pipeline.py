@@ -20,6 +20,7 @@ from bridge.errors import InvalidArgument
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
 from mirror.judge.presettle import presettle
+from mirror.product.attribution import with_rejections
 from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.rewrites import rewrite_theorem
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
@@ -358,8 +359,9 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
             return _error_result(mirror, guard.failure, guard.elapsed)
         if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
             return _result(mirror, settled.status, method=settled.method, reason=settled.reason,
-                           certificate=settled.certificate, examples=settled.examples,
-                           counterexample=settled.counterexample,
+                           examples=settled.examples, counterexample=settled.counterexample,
+                           certificate=certify(mirror, settled)
+                           if settled.status == "refuted" else settled.certificate,
                            duration=round(guard.elapsed, 3))
     symbolic = None
     if mirror.role == "theorem" and settings.symbolic:
@@ -371,6 +373,7 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
+    outcome = with_rejections(mirror, outcome, settings.seed)  # by which hypothesis
     return _verdict(mirror, outcome, symbolic, guard.elapsed)
 
 
@@ -450,6 +453,7 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
         status,
         examples=outcome.examples,
         rejected=outcome.rejected,
+        undecided=outcome.undecided,
         max_error=outcome.max_error,
         tolerance=outcome.tolerance,
         counterexample=outcome.counterexample,
