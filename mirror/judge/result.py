@@ -71,6 +71,9 @@ class StatementResult:
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None
+    #: What the statement's bound implementations printed (stdout and stderr of the worker
+    #: that checked it), truncated by the pool with the truncation stated; ``None``: nothing.
+    output: str | None = None
     #: What the row was drawn on (sizes, magnitudes, dtypes, domains), as the report says it.
     domain: str | None = None
 

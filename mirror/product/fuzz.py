@@ -92,7 +92,7 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     (``Toy.Ops`` selects ``Toy.Ops`` and ``Toy.Ops.*``). Definitions are never
     selected (they are not statements). A token matching nothing is an error.
     """
-    from mirror.product.pipeline import selects
+    from mirror.product.settings import selects
 
     candidates = [m for m in mirrors if getattr(m, "status", None) != "definition"]
     if select is None:
@@ -205,11 +205,11 @@ class _PoolExecutor:
         outcome = self.pool.next(timeout)
         if outcome is None:
             return None
-        if outcome.ok:
-            return outcome.value
-        from mirror.product.tasks import death_row
+        from mirror.product.tasks import death_row, with_output
 
-        return death_row(self.rows[outcome.key], outcome.describe())
+        row = outcome.value if outcome.ok else death_row(self.rows[outcome.key],
+                                                         outcome.describe())
+        return with_output(row, outcome)
 
     def close(self, finished: bool) -> None:
         self.pool.close(finished)
@@ -249,7 +249,7 @@ def merge_rounds(previous: StatementResult | None, new: StatementResult) -> Stat
         kept = float_only[-1]
         return replace(merged, mirror_status="inconclusive", reason=kept.reason,
                        counterexample=kept.counterexample)
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
 
     not_counted = merged.rejected + merged.undecided
     total = merged.examples + not_counted
@@ -413,7 +413,7 @@ def run_session(
     log_path = Path(log) if log is not None else default_log
     db_path = Path(database) if database is not None else default_db
     jobs = jobs or os.cpu_count() or 1
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
 
     settings = CheckSettings(
         database=db_path, seed=seed, statement_timeout=statement_timeout,

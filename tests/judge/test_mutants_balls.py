@@ -520,3 +520,12 @@ def test_ball_helpers_on_complex_boolean_and_foreign_values():
     assert balls.sign_of(acb(1, 1)) is None
     with pytest.raises(TypeError, match="ball: cannot enclose a str rigorously"):
         balls.ball("1")
+
+
+def test_sup_range_is_the_exact_maximum_from_bottom():
+    # Finset.sup over ℕ-indexed terms with ⊥ = 0 (it raised AttributeError on any non-empty range)
+    rt = BallRuntime(64)
+    top = rt.sup_range(lambda j: np.array([fmpq(j, 3)], dtype=object), 0, 4)
+    assert np.asarray(top).reshape(-1).tolist() == [fmpq(1)]
+    below = rt.sup_range(lambda j: np.array([fmpq(-j - 1, 2)], dtype=object), 0, 3)
+    assert np.asarray(below).reshape(-1).tolist() == [0]
