@@ -78,13 +78,17 @@ def test_nat_subtraction_truncates_but_an_expected_real_type_does_not():
 def test_an_untyped_binder_takes_the_type_unification_gives_it():
     """`∃ r, ∀ i, a i = r * b i` over real `a b` (a PFR lemma) quantifies over ℝ, as Lean
     elaborates it: it used to default to ℕ, a stronger claim that came out refuted."""
-    with pytest.raises(Untranslatable, match="quantifier over Real"):
-        conclusion("∃ r, ∀ i, a i = r * b i", "a b : Fin 3 → ℝ")
-    # nothing but numerals and ℕ leaves: ℕ, Lean's default
-    assert conclusion("∃ k, k * 2 = n", "n : ℕ").has(V.FinExists)
-    # an integer leaf makes it an integer (and ℤ is not finite here)
-    with pytest.raises(Untranslatable, match="quantifier over Int"):
-        conclusion("∃ k, k * 2 = z", "z : ℤ")
+    # an ∃ over ℝ/ℤ is a search among candidate witnesses of that type (a truncated ∃: a
+    # witness proves it, none refutes nothing); the candidates show the type unification gave
+    real = conclusion("∃ r, ∀ i, a i = r * b i", "a b : Fin 3 → ℝ")
+    assert real.has(V.FinExists) and sp.Rational(1, 2) in real.atoms(sp.Rational)
+    # nothing but numerals and ℕ leaves: ℕ, Lean's default, searched over ℕ itself
+    natural = conclusion("∃ k, k * 2 = n", "n : ℕ")
+    assert natural.has(V.FinExists) and not natural.has(V.LeanIte)
+    # an integer leaf makes it an integer: negative candidates, no fractions
+    integer = conclusion("∃ k, k * 2 = z", "z : ℤ")
+    candidates = integer.atoms(sp.Rational)
+    assert sp.Integer(-1) in candidates and all(c.is_integer for c in candidates)
 
 
 def test_division_is_chosen_by_type():
