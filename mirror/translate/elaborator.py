@@ -199,7 +199,7 @@ class Elaborator(Inference, Arithmetic, Relations):
         ty = value.ty
         namespace = {"Matrix": "Matrix", "Fin": "Fin", "Finset": "Finset", "Real": "Real",
                      "Complex": "Complex", "Nat": "Nat", "Int": "Int", "NNReal": "NNReal",
-                     "ENNReal": "ENNReal", "PNat": "PNat"}.get(ty.kind if ty else "")
+                     "ENNReal": "ENNReal", "PNat": "PNat", "Rat": "Rat"}.get(ty.kind if ty else "")
         if namespace is None and ty is not None and ty.kind == "Fun" and ty.arity() == 2:
             namespace = "Matrix"
         if namespace is None:

@@ -40,6 +40,7 @@ from mirror.translate.values import (
     TableFn,
     Unbound,
     UnknownConstant,
+    UnknownType,
     Untranslatable,
     Value,
     Variable,
@@ -103,7 +104,8 @@ class Translator(Unfolding, Elaborator):
                 hyp_envs.append(Env(env))  # the binders in scope here (a later one may shadow)
                 continue
             if binder.type is None:
-                raise Untranslatable(f"binder {binder.name}", "its type is not written")
+                raise UnknownType(binder.name, "its type is not written and no use of it "
+                                               "fixes one")
             ty = self.type_of(binder.type, env)
             if ty.kind in ("Sort", "TyVar", "Unknown"):
                 raise Untranslatable(f"binder {binder.name} : {ty}", "type parameters are not drawn")

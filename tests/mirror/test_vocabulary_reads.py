@@ -1,0 +1,138 @@
+"""Vocabulary of real statements, each by Mathlib's definition: a true statement named after
+its Mathlib lemma (written as Mathlib states it, instantiated where the draws need it) and a
+false twin that is refuted."""
+
+from __future__ import annotations
+
+import json
+
+from mirror.translate.values import UnknownConstant
+
+COVERED = ("tested", "symbolic", "certified")
+
+
+def test_mod_notation_is_nat_modeq(lean_verdicts):
+    verdicts = lean_verdicts(
+        # Nat.ModEq.modulus_mul_add: m * a + b ≡ b [MOD m]
+        "theorem modulus_mul_add (a b : ℕ) : 2 * a + b ≡ b [MOD 2] := by sorry\n"
+        "theorem modulus_mul_add_false (a b : ℕ) : 2 * a + b ≡ b [MOD 3] := by sorry\n"
+        # Nat.modEq_zero_iff: a ≡ b [MOD 0] ↔ a = b (n % 0 = n)
+        "theorem modEq_zero_false (a : ℕ) : a ≡ a + 1 [MOD 0] := by sorry\n"
+        # miniF2F mathd_numbertheory_64 (as stated there), and a wrong least element
+        "theorem mathd_numbertheory_64 : IsLeast { x : ℕ | 30 * x ≡ 42 [MOD 47] } 39 := by sorry\n"
+        "theorem mathd_numbertheory_64_false : IsLeast { x : ℕ | 30 * x ≡ 42 [MOD 47] } 86 := by sorry\n")
+    assert verdicts["modulus_mul_add"].mirror_status in COVERED
+    assert verdicts["modulus_mul_add_false"].mirror_status == "refuted"
+    assert verdicts["modEq_zero_false"].mirror_status == "refuted"
+    assert verdicts["mathd_numbertheory_64"].mirror_status in COVERED
+    assert verdicts["mathd_numbertheory_64_false"].mirror_status == "refuted"
+
+
+def test_is_least_and_is_greatest_by_their_definitions(lean_verdicts):
+    verdicts = lean_verdicts(
+        # isLeast_Ici : IsLeast (Ici a) a
+        "theorem isLeast_Ici : IsLeast {n : ℕ | 3 ≤ n} 3 := by sorry\n"
+        "theorem isLeast_Ici_false : IsLeast {n : ℕ | 3 ≤ n} 4 := by sorry\n"
+        "theorem isLeast_not_mem_false : IsLeast {n : ℕ | 3 ≤ n} 2 := by sorry\n"
+        # isGreatest_Iic : IsGreatest (Iic a) a
+        "theorem isGreatest_Iic : IsGreatest {n : ℕ | n ≤ 7} 7 := by sorry\n"
+        "theorem isGreatest_Iic_false : IsGreatest {n : ℤ | n ≤ 7} 6 := by sorry\n"
+        "theorem isLeast_Ici_real (a : ℝ) : IsLeast {x : ℝ | a ≤ x} a := by sorry\n"
+        "theorem isLeast_Ici_real_false (a : ℝ) : IsLeast {x : ℝ | a ≤ x} (a + 1) := by sorry\n"
+        # mem_upperBounds : a ∈ upperBounds s ↔ ∀ x ∈ s, x ≤ a
+        "theorem mem_upperBounds (a : ℕ) (h : 5 ≤ a) : a ∈ upperBounds {n : ℕ | n ≤ 5} := by sorry\n"
+        "theorem mem_upperBounds_false (a : ℕ) (h : 4 ≤ a) (h' : a ≤ 9) :\n"
+        "    a ∈ upperBounds {n : ℕ | n ≤ 5} := by sorry\n")
+    for name in ("isLeast_Ici", "isGreatest_Iic", "isLeast_Ici_real", "mem_upperBounds"):
+        assert verdicts[name].mirror_status in COVERED, name
+    for name in ("isLeast_Ici_false", "isLeast_not_mem_false", "isGreatest_Iic_false",
+                 "isLeast_Ici_real_false", "mem_upperBounds_false"):
+        assert verdicts[name].mirror_status == "refuted", name
+
+
+def test_nat_digits_with_mathlibs_junk_values(lean_verdicts):
+    verdicts = lean_verdicts(
+        "theorem digits_sum_eq (n : ℕ) (h : n = 123) : (Nat.digits 10 n).sum = 6 := by sorry\n"
+        "theorem digits_sum_eq_false (n : ℕ) (h : n = 123) : (Nat.digits 10 n).sum = 7 := by sorry\n"
+        # Nat.digits_len: (b.digits n).length = b.log n + 1 (n ≠ 0)
+        "theorem digits_len (n : ℕ) (h₀ : 0 < n) (h : n ≤ 300) :\n"
+        "    (Nat.digits 10 n).length = Nat.log 10 n + 1 := by sorry\n"
+        "theorem digits_len_false (n : ℕ) (h : n ≤ 300) :\n"
+        "    (Nat.digits 10 n).length = Nat.log 10 n + 1 := by sorry\n"
+        # Nat.digits_zero: digits b 0 = []; Nat.digits_one: digits 1 n = replicate n 1
+        "theorem digits_zero (b : ℕ) : Nat.digits b 0 = [] := by sorry\n"
+        "theorem digits_one_sum (n : ℕ) (h : n ≤ 30) : (Nat.digits 1 n).sum = n := by sorry\n"
+        "theorem digits_zero_succ' (n : ℕ) (h : n ≠ 0) : Nat.digits 0 n = [n] := by sorry\n"
+        "theorem digits_zero_false (n : ℕ) (h : n ≤ 30) : (Nat.digits 0 n).length = 0 := by sorry\n"
+        # Nat.digits_add_two_add_one: little-endian
+        "theorem digits_lit : Nat.digits 10 123 = [3, 2, 1] := by sorry\n"
+        "theorem digits_lit_false : Nat.digits 10 123 = [1, 2, 3] := by sorry\n"
+        # Nat.modEq_three_digits_sum: n ≡ (digits 10 n).sum [MOD 3]
+        "theorem modEq_three_digits_sum (n : ℕ) (h : n ≤ 300) :\n"
+        "    n ≡ (Nat.digits 10 n).sum [MOD 3] := by sorry\n"
+        "theorem modEq_seven_digits_sum_false (n : ℕ) (h : n ≤ 300) :\n"
+        "    n ≡ (Nat.digits 10 n).sum [MOD 7] := by sorry\n")
+    for name in ("digits_sum_eq", "digits_len", "digits_zero", "digits_one_sum",
+                 "digits_zero_succ'", "digits_lit", "modEq_three_digits_sum"):
+        assert verdicts[name].mirror_status in COVERED, name
+    for name in ("digits_sum_eq_false", "digits_len_false", "digits_zero_false",
+                 "digits_lit_false", "modEq_seven_digits_sum_false"):
+        assert verdicts[name].mirror_status == "refuted", name
+
+
+def test_rat_num_and_den_of_the_normalized_rational(lean_verdicts):
+    verdicts = lean_verdicts(
+        "theorem den_half (q : ℚ) (h : q = 3 / 6) : q.den = 2 := by sorry\n"
+        "theorem den_half_false (q : ℚ) (h : q = 3 / 6) : q.den = 6 := by sorry\n"
+        "theorem num_neg_half (q : ℚ) (h : q = -3 / 6) : q.num = -1 := by sorry\n"
+        "theorem num_neg_half_false (q : ℚ) (h : q = -3 / 6) : q.num = -3 := by sorry\n"
+        # Rat.num_div_den : (q.num : ℚ) / q.den = q
+        "theorem num_div_den (q : ℚ) : (q.num : ℚ) / q.den = q := by sorry\n"
+        "theorem num_div_den_false (q : ℚ) : (q.num : ℚ) = q := by sorry\n"
+        # Rat.den_intCast : (n : ℚ).den = 1
+        "theorem den_intCast (n : ℤ) : (n : ℚ).den = 1 := by sorry\n"
+        "theorem den_intCast_false (n : ℤ) : ((n : ℚ) / 2).den = 1 := by sorry\n")
+    for name in ("den_half", "num_neg_half", "num_div_den", "den_intCast"):
+        assert verdicts[name].mirror_status in COVERED, name
+    for name in ("den_half_false", "num_neg_half_false", "num_div_den_false",
+                 "den_intCast_false"):
+        assert verdicts[name].mirror_status == "refuted", name
+
+
+def test_factorial_notation_is_scoped_in_nat(lean_verdicts):
+    verdicts = lean_verdicts(
+        "open Nat\n"
+        # Nat.factorial_succ, at a numeral and at a variable
+        "theorem factorial_five : 5 ! = 120 := by sorry\n"
+        "theorem factorial_five_false : 5 ! = 24 := by sorry\n"
+        "theorem factorial_succ (n : ℕ) : (n + 1)! = (n + 1) * n ! := by sorry\n"
+        "theorem factorial_succ_false (n : ℕ) : (n + 1)! = n * n ! := by sorry\n")
+    assert verdicts["factorial_five"].mirror_status in COVERED
+    assert verdicts["factorial_five_false"].mirror_status == "refuted"
+    assert verdicts["factorial_succ"].mirror_status in COVERED
+    assert verdicts["factorial_succ_false"].mirror_status == "refuted"
+
+
+def test_an_untyped_binder_takes_its_type_from_use_or_none(lean_verdicts):
+    verdicts = lean_verdicts(
+        "theorem untyped_use (n) (h : (n : ℤ) + 1 = 3) : n = 2 := by sorry\n"
+        "theorem untyped_use_false (n) (h : (n : ℤ) + 1 = 3) : n = 3 := by sorry\n"
+        # nothing fixes the type of `n` (Lean: failed to infer binder type): no default
+        "theorem untyped_alone (n) : n = n := by sorry\n"
+        "theorem untyped_pair (m n) : m + n = n + m := by sorry\n")
+    assert verdicts["untyped_use"].mirror_status in COVERED
+    assert verdicts["untyped_use_false"].mirror_status == "refuted"
+    for name in ("untyped_alone", "untyped_pair"):
+        assert verdicts[name].mirror_status == "untranslatable", name
+        assert "cannot infer the type of" in verdicts[name].reason, name
+
+
+def test_an_unknown_constant_gives_the_line_that_binds_it(lean_verdicts):
+    message = str(UnknownConstant("Foo.bar\"x"))
+    line = message.rsplit("add the line ", 1)[1]
+    key, value = line.split(" = ", 1)
+    assert json.loads(key) == "Foo.bar\"x"
+    assert value.startswith('"yourmodule:') and value.endswith('"')
+    verdicts = lean_verdicts("theorem uses_unknown (x : ℝ) : Foo.baz x = 0 := by sorry\n")
+    assert verdicts["uses_unknown"].mirror_status == "unbound"
+    assert '"Foo.baz" = "yourmodule:baz"' in verdicts["uses_unknown"].reason
