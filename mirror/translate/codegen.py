@@ -296,6 +296,15 @@ class PropertyPrinter(Printer):
         lam, sizes = expr.args
         return f"rt.tabulate({self._print(lam)}, {self._print(sizes)})"
 
+    def _print_FinMax(self, expr, direction: int = 1):
+        body, lo, hi, empty = expr.args
+        junk = "None" if empty is sp.nan else self._print(empty)
+        return (f"rt.extremum_range({self._print(body)}, {self._print(lo)}, {self._print(hi)}, "
+                f"{direction}, {junk})")
+
+    def _print_FinMin(self, expr):
+        return self._print_FinMax(expr, -1)
+
     def _print_SupNorm(self, expr):
         lam, size = expr.args
         return f"rt.sup_range({self._print(lam)}, 0, {self._print(size)})"

@@ -22,7 +22,8 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanFunction
 
 from mirror.translate import digits as _digits
-from mirror.translate.big_operators import FinAll, FinExists, FinProd, FinSum, LMatSum
+from mirror.translate.big_operators import (FinAll, FinExists, FinMax, FinMin, FinProd, FinSum,
+                                            LMatSum)
 from mirror.translate.ennreals import ENNAdd, ENNInv, ENNMul, ENNSub, ENNToReal
 from mirror.translate.integers import (FinWrap, IntDiv, IntFDiv, IntFMod, IntTDiv, IntTMod, NatChoose,
                              NatDiv, NatGcd, NatLcm, NatLog, NatMod, NatSqrt, NatSub,
@@ -216,7 +217,7 @@ CONSTANTS: dict[str, tuple] = {
 
 __all__ = (
     "LeanDiv NatDiv IntDiv NatMod NatSub LeanLog LeanSqrt LeanRpow LeanIte FinSum FinProd "
-    "LMatSum FinAll FinExists PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
+    "LMatSum FinAll FinExists FinMax FinMin PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
     "LMatInv LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
     "ArrayEq Holds LeanIntegral PosDef LMatDet LeanTan LeanCot LeanArcsin NatSqrt "
     "NatLog NatChoose NatGcd NatLcm IntTDiv IntFDiv IntTMod IntFMod ENNSub ENNMul ENNInv "

@@ -11,6 +11,15 @@ from mirror.translate.values import UnknownConstant
 COVERED = ("tested", "symbolic", "certified")
 
 
+def assert_twins(verdicts, true_names, false_names) -> None:
+    """Each of ``true_names`` is covered (tested/symbolic/certified), each of ``false_names``
+    refuted."""
+    for name in true_names:
+        assert verdicts[name].mirror_status in COVERED, (name, verdicts[name].reason)
+    for name in false_names:
+        assert verdicts[name].mirror_status == "refuted", (name, verdicts[name].reason)
+
+
 def test_mod_notation_is_nat_modeq(lean_verdicts):
     verdicts = lean_verdicts(
         # Nat.ModEq.modulus_mul_add: m * a + b ≡ b [MOD m]
@@ -43,11 +52,9 @@ def test_is_least_and_is_greatest_by_their_definitions(lean_verdicts):
         "theorem mem_upperBounds (a : ℕ) (h : 5 ≤ a) : a ∈ upperBounds {n : ℕ | n ≤ 5} := by sorry\n"
         "theorem mem_upperBounds_false (a : ℕ) (h : 4 ≤ a) (h' : a ≤ 9) :\n"
         "    a ∈ upperBounds {n : ℕ | n ≤ 5} := by sorry\n")
-    for name in ("isLeast_Ici", "isGreatest_Iic", "isLeast_Ici_real", "mem_upperBounds"):
-        assert verdicts[name].mirror_status in COVERED, name
-    for name in ("isLeast_Ici_false", "isLeast_not_mem_false", "isGreatest_Iic_false",
-                 "isLeast_Ici_real_false", "mem_upperBounds_false"):
-        assert verdicts[name].mirror_status == "refuted", name
+    assert_twins(verdicts, ("isLeast_Ici", "isGreatest_Iic", "isLeast_Ici_real", "mem_upperBounds"),
+                 ("isLeast_Ici_false", "isLeast_not_mem_false", "isGreatest_Iic_false",
+                 "isLeast_Ici_real_false", "mem_upperBounds_false"))
 
 
 def test_nat_digits_with_mathlibs_junk_values(lean_verdicts):
@@ -72,12 +79,10 @@ def test_nat_digits_with_mathlibs_junk_values(lean_verdicts):
         "    n ≡ (Nat.digits 10 n).sum [MOD 3] := by sorry\n"
         "theorem modEq_seven_digits_sum_false (n : ℕ) (h : n ≤ 300) :\n"
         "    n ≡ (Nat.digits 10 n).sum [MOD 7] := by sorry\n")
-    for name in ("digits_sum_eq", "digits_len", "digits_zero", "digits_one_sum",
-                 "digits_zero_succ'", "digits_lit", "modEq_three_digits_sum"):
-        assert verdicts[name].mirror_status in COVERED, name
-    for name in ("digits_sum_eq_false", "digits_len_false", "digits_zero_false",
-                 "digits_lit_false", "modEq_seven_digits_sum_false"):
-        assert verdicts[name].mirror_status == "refuted", name
+    assert_twins(verdicts, ("digits_sum_eq", "digits_len", "digits_zero", "digits_one_sum",
+                 "digits_zero_succ'", "digits_lit", "modEq_three_digits_sum"),
+                 ("digits_sum_eq_false", "digits_len_false", "digits_zero_false",
+                 "digits_lit_false", "modEq_seven_digits_sum_false"))
 
 
 def test_rat_num_and_den_of_the_normalized_rational(lean_verdicts):
@@ -92,11 +97,9 @@ def test_rat_num_and_den_of_the_normalized_rational(lean_verdicts):
         # Rat.den_intCast : (n : ℚ).den = 1
         "theorem den_intCast (n : ℤ) : (n : ℚ).den = 1 := by sorry\n"
         "theorem den_intCast_false (n : ℤ) : ((n : ℚ) / 2).den = 1 := by sorry\n")
-    for name in ("den_half", "num_neg_half", "num_div_den", "den_intCast"):
-        assert verdicts[name].mirror_status in COVERED, name
-    for name in ("den_half_false", "num_neg_half_false", "num_div_den_false",
-                 "den_intCast_false"):
-        assert verdicts[name].mirror_status == "refuted", name
+    assert_twins(verdicts, ("den_half", "num_neg_half", "num_div_den", "den_intCast"),
+                 ("den_half_false", "num_neg_half_false", "num_div_den_false",
+                 "den_intCast_false"))
 
 
 def test_factorial_notation_is_scoped_in_nat(lean_verdicts):
@@ -136,3 +139,85 @@ def test_an_unknown_constant_gives_the_line_that_binds_it(lean_verdicts):
     verdicts = lean_verdicts("theorem uses_unknown (x : ℝ) : Foo.baz x = 0 := by sorry\n")
     assert verdicts["uses_unknown"].mirror_status == "unbound"
     assert '"Foo.baz" = "yourmodule:baz"' in verdicts["uses_unknown"].reason
+
+
+def test_sup_inf_max_min_of_a_finite_set(lean_verdicts):
+    verdicts = lean_verdicts(
+        # Finset.le_sup' : b ∈ s → f b ≤ s.sup' ⟨b, hb⟩ f
+        "theorem le_sup' (n : ℕ) (f : Fin n → ℝ) (i : Fin n) :\n"
+        "    f i ≤ Finset.univ.sup' ⟨i, Finset.mem_univ i⟩ f := by sorry\n"
+        "theorem le_sup'_false (n : ℕ) (f : Fin n → ℝ) (i : Fin n) :\n"
+        "    Finset.univ.sup' ⟨i, Finset.mem_univ i⟩ f ≤ f i := by sorry\n"
+        # Finset.inf'_le
+        "theorem inf'_le (n : ℕ) (f : Fin n → ℝ) (i : Fin n) :\n"
+        "    Finset.univ.inf' ⟨i, Finset.mem_univ i⟩ f ≤ f i := by sorry\n"
+        "theorem inf'_le_false (n : ℕ) (f : Fin n → ℝ) (i : Fin n) :\n"
+        "    Finset.univ.inf' ⟨i, Finset.mem_univ i⟩ f = f i := by sorry\n"
+        # Finset.max'_range-style: the greatest element of range (n + 1) is n
+        "theorem max'_range (n : ℕ) :\n"
+        "    (Finset.range (n + 1)).max' Finset.nonempty_range_succ = n := by sorry\n"
+        "theorem max'_range_false (n : ℕ) :\n"
+        "    (Finset.range (n + 1)).max' Finset.nonempty_range_succ = n + 1 := by sorry\n"
+        "theorem min'_Icc (a b : ℕ) (h : a ≤ b) :\n"
+        "    (Finset.Icc a b).min' (Finset.nonempty_Icc.2 h) = a := by sorry\n"
+        "theorem min'_Icc_false (a b : ℕ) (h : a ≤ b) :\n"
+        "    (Finset.Icc a b).min' (Finset.nonempty_Icc.2 h) = b := by sorry\n"
+        # Finset.sup_empty : ∅.sup f = ⊥ (0 on ℕ), so sup of range n is n - 1 (0 at n = 0)
+        "theorem sup_range (n : ℕ) : (Finset.range n).sup (fun i => i) = n - 1 := by sorry\n"
+        "theorem sup_range_false (n : ℕ) : (Finset.range n).sup (fun i => i) = n := by sorry\n"
+        # [NeZero n] is read as n ≠ 0; an empty sup' never decides a draw either way
+        "theorem one_le_sup' (n : ℕ) [NeZero n] (f : Fin n → ℝ) (hf : ∀ i, 1 ≤ f i) :\n"
+        "    1 ≤ Finset.univ.sup' Finset.univ_nonempty f := by sorry\n"
+        "theorem one_le_sup'_false (n : ℕ) [NeZero n] (f : Fin n → ℝ) (hf : ∀ i, 1 ≤ f i) :\n"
+        "    2 ≤ Finset.univ.sup' Finset.univ_nonempty f := by sorry\n"
+        "theorem inf_needs_top (n : ℕ) : (Finset.range n).inf (fun i => i) = 0 := by sorry\n")
+    assert_twins(verdicts, ("le_sup'", "inf'_le", "max'_range", "min'_Icc", "sup_range", "one_le_sup'"),
+                 ("le_sup'_false", "inf'_le_false", "max'_range_false", "min'_Icc_false",
+                 "sup_range_false", "one_le_sup'_false"))
+    assert verdicts["inf_needs_top"].mirror_status == "untranslatable"
+    assert "OrderTop" in verdicts["inf_needs_top"].reason
+
+
+def test_indexed_sup_and_inf_over_fin(lean_verdicts):
+    verdicts = lean_verdicts(
+        # le_ciSup (Finite ι: bounded range), ciInf_le
+        "theorem le_ciSup (f : Fin 3 → ℝ) (i : Fin 3) : f i ≤ ⨆ j, f j := by sorry\n"
+        "theorem le_ciSup_false (f : Fin 3 → ℝ) (i : Fin 3) : f i < ⨆ j, f j := by sorry\n"
+        "theorem ciInf_le (f : Fin 3 → ℝ) : ⨅ j : Fin 3, f j ≤ f 0 := by sorry\n"
+        "theorem ciInf_le_false (f : Fin 3 → ℝ) : ⨅ j : Fin 3, f j = f 0 := by sorry\n"
+        # Real.iSup_of_isEmpty : ⨆ i, f i = 0
+        "theorem iSup_of_isEmpty (f : Fin 0 → ℝ) : ⨆ j, f j = 0 := by sorry\n"
+        "theorem iSup_of_isEmpty_false (f : Fin 0 → ℝ) : ⨆ j, f j = 1 := by sorry\n"
+        # ciSup_le, at every n (n = 0: the junk value 0 ≤ 1)
+        "theorem ciSup_le (n : ℕ) (f : Fin n → ℝ) (h : ∀ i, f i ≤ 1) : ⨆ j, f j ≤ 1 := by sorry\n"
+        "theorem ciSup_le_false (n : ℕ) (f : Fin n → ℝ) (h : ∀ i, f i ≤ 1) : ⨆ j, f j ≤ 0 := by sorry\n"
+        "theorem iSup_nat (f : ℕ → ℝ) : ⨆ j, f j = ⨆ j, f j := by sorry\n")
+    assert_twins(verdicts, ("le_ciSup", "ciInf_le", "iSup_of_isEmpty", "ciSup_le"),
+                 ("le_ciSup_false", "ciInf_le_false", "iSup_of_isEmpty_false", "ciSup_le_false"))
+    assert verdicts["iSup_nat"].mirror_status == "untranslatable"
+
+
+def test_polynomial_eval_of_explicit_polynomials(lean_verdicts):
+    verdicts = lean_verdicts(
+        # Polynomial.eval_add, eval_pow, eval_X, eval_one
+        "theorem eval_X_sq_add_one :\n"
+        "    Polynomial.eval 2 (Polynomial.X ^ 2 + 1 : Polynomial ℝ) = 5 := by sorry\n"
+        "theorem eval_X_sq_add_one_false :\n"
+        "    Polynomial.eval 2 (Polynomial.X ^ 2 + 1 : Polynomial ℝ) = 4 := by sorry\n"
+        # Polynomial.eval_C, eval_sub, eval_mul
+        "theorem eval_sub (x : ℝ) : (Polynomial.X ^ 2 - Polynomial.C 3 * Polynomial.X :\n"
+        "    Polynomial ℝ).eval x = x ^ 2 - 3 * x := by sorry\n"
+        "theorem eval_sub_false (x : ℝ) : (Polynomial.X ^ 2 - Polynomial.C 3 * Polynomial.X :\n"
+        "    Polynomial ℝ).eval x = x ^ 2 - 3 := by sorry\n"
+        # Polynomial.IsRoot.def
+        "theorem not_isRoot (x : ℝ) : ¬ (Polynomial.X ^ 2 + 1 : Polynomial ℝ).IsRoot x := by sorry\n"
+        "theorem not_isRoot_false (x : ℝ) :\n"
+        "    ¬ (Polynomial.X ^ 2 - 1 : Polynomial ℝ).IsRoot x := by sorry\n"
+        # over ℤ: n² - n is even
+        "theorem eval_int (n : ℤ) :\n"
+        "    Polynomial.eval n (Polynomial.X ^ 2 - Polynomial.X : Polynomial ℤ) % 2 = 0 := by sorry\n"
+        "theorem eval_int_false (n : ℤ) : Polynomial.eval n (Polynomial.X ^ 2 + Polynomial.X + 1 :\n"
+        "    Polynomial ℤ) % 3 = 0 := by sorry\n")
+    assert_twins(verdicts, ("eval_X_sq_add_one", "eval_sub", "not_isRoot", "eval_int"),
+                 ("eval_X_sq_add_one_false", "eval_sub_false", "not_isRoot_false",
+                 "eval_int_false"))
