@@ -26,9 +26,12 @@ import sympy as sp
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.elaborator import Elaborator
+from mirror.translate.implicits import auto_bound
 from mirror.translate.lean_terms import theorem_binders
 from mirror.translate.types import NAT, Ty
+from mirror.translate.forms import FORMS
 from mirror.translate.unfolding import Unfolding
+from mirror.translate.vocabulary import CONSTANTS, FUNCTIONS
 from mirror.translate.values import (
     NAT_DOMAIN,
     ArrayFn,
@@ -91,7 +94,7 @@ class Translator(Unfolding, Elaborator):
         hyps: list[tuple[str, sp.Basic]] = []
         hyp_terms: list[tuple[str, T.Term]] = []
         hyp_envs: list[Env] = []
-        binders, body = theorem_binders(decl)
+        binders, body = auto_bound(*theorem_binders(decl), self.is_constant)
         names = _unshadowed(binders)
         for index, binder in enumerate(binders):
             if binder.info == "instImplicit":
@@ -123,6 +126,15 @@ class Translator(Unfolding, Elaborator):
                 definitions.append(found)
         return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound),
                          definitions=definitions)
+
+    def is_constant(self, name: str) -> bool:
+        """Whether ``name`` is a constant the translator or the project knows (also as the
+        last component of one, which an ``open`` could make it)."""
+        if name in self.declarations or name in FUNCTIONS or name in CONSTANTS or name in FORMS:
+            return True
+        suffix = "." + name
+        return any(k.endswith(suffix) for table in (self.declarations, FUNCTIONS, CONSTANTS, FORMS)
+                   for k in table)
 
     def _definition(self, label: str, hyp: T.Term, env: Env, variables: list[Variable],
                     earlier: list[Definition]) -> Definition | None:

@@ -221,3 +221,19 @@ def test_polynomial_eval_of_explicit_polynomials(lean_verdicts):
     assert_twins(verdicts, ("eval_X_sq_add_one", "eval_sub", "not_isRoot", "eval_int"),
                  ("eval_X_sq_add_one_false", "eval_sub_false", "not_isRoot_false",
                  "eval_int_false"))
+
+
+def test_auto_bound_implicits_are_typed_by_unification(lean_verdicts):
+    verdicts = lean_verdicts(
+        # `x` is not declared: Lean binds it ({x : ?α}) and `x + (1 : ℝ)` makes it real
+        "theorem auto_real (h : x + (1 : ℝ) = 3) : x = 2 := by sorry\n"
+        "theorem auto_real_false (h : x + (1 : ℝ) = 3) : x = 3 := by sorry\n"
+        "theorem auto_fn (f : ℝ → ℝ) (hf : ∀ y, f y = 2 * y) : f a = 2 * a := by sorry\n"
+        "theorem auto_fn_false (f : ℝ → ℝ) (hf : ∀ y, f y = 2 * y) : f a = a := by sorry\n"
+        # a numeral's default instance: ℕ, where 3 - 5 = 0
+        "theorem auto_nat (h : n = 3) : n - 5 = 0 := by sorry\n"
+        # nothing fixes the type: no default
+        "theorem auto_unknown : x = x := by sorry\n")
+    assert_twins(verdicts, ("auto_real", "auto_fn", "auto_nat"), ("auto_real_false", "auto_fn_false"))
+    assert verdicts["auto_unknown"].mirror_status == "untranslatable"
+    assert "cannot infer the type of x" in verdicts["auto_unknown"].reason
