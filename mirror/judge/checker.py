@@ -12,6 +12,7 @@ states overlaps the recomputed one and decides what it claims.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
@@ -20,7 +21,7 @@ import sympy as sp
 from flint import acb, arb, ctx, fmpq
 
 from bridge.errors import LeanMirrorError
-from mirror.translate import reals
+from mirror.translate import big_operators, digits, integers, reals
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
@@ -178,8 +179,47 @@ def _integer(method: str) -> Callable:
     return evaluate
 
 
+def _on_integers(fn: Callable) -> Callable:
+    """An integer function (ℕ/ℤ division and remainder with Lean's junk values, digits…) on
+    exact integer arguments; undecided on anything else."""
+    def evaluate(*xs):
+        ints = []
+        for x in xs:
+            if isinstance(x, fmpq) and x.q == 1:
+                x = int(x.p)
+            if not isinstance(x, int):
+                raise Undecided("an integer function of a value that is not an exact integer")
+            ints.append(x)
+        return fn(*ints)
+
+    return evaluate
+
+
+def _rational_part(part: str) -> Callable:
+    """``Rat.num`` / ``Rat.den`` of an exact rational (``fmpq`` is kept in lowest terms)."""
+    def evaluate(x):
+        if isinstance(x, int):
+            return x if part == "p" else 1
+        if isinstance(x, fmpq):
+            return int(getattr(x, part))
+        raise Undecided("the numerator or denominator of a value that is not exact")
+
+    return evaluate
+
+
 #: sympy function classes → their rigorous evaluation on the evaluated arguments.
 _FUNCTIONS: dict[type, Callable] = {
+    integers.NatMod: _on_integers(integers.int_emod),
+    integers.NatDiv: _on_integers(lambda a, b: 0 if b == 0 else a // b),
+    integers.IntDiv: _on_integers(integers.int_ediv),
+    integers.NatSub: _on_integers(lambda a, b: max(a - b, 0)),
+    integers.NatGcd: _on_integers(math.gcd),
+    integers.NatLcm: _on_integers(math.lcm),
+    integers.RatNum: _rational_part("p"),
+    integers.RatDen: _rational_part("q"),
+    digits.DigitSum: _on_integers(digits.digit_sum),
+    digits.DigitLength: _on_integers(digits.digit_length),
+    digits.Digit: _on_integers(digits.digit_at),
     sp.exp: lambda x: _ball(x).exp(),
     sp.log: _log,
     sp.sin: lambda x: _ball(x).sin(),
@@ -237,10 +277,27 @@ def number(expr: sp.Basic, env: dict):
         return product
     if isinstance(expr, sp.Pow):
         return _pow(number(expr.base, env), number(expr.exp, env))
+    if isinstance(expr, (big_operators.FinMax, big_operators.FinMin)):
+        return _range_extremum(expr, env)
     for cls, evaluate in _FUNCTIONS.items():
         if isinstance(expr, cls):
             return evaluate(*(number(arg, env) for arg in expr.args))
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
+
+
+def _range_extremum(expr: sp.Basic, env: dict):
+    """``max``/``min`` of a ``Lambda`` over ``[lo, hi)`` (exact integer bounds); the empty
+    range's value, or undecided where it is marked unreachable (``nan``)."""
+    body, lo, hi, empty = expr.args
+    lo, hi = (_on_integers(lambda v: v)(number(b, env)) for b in (lo, hi))
+    (var,) = body.variables
+    values = [number(body.expr, {**env, var: j}) for j in range(lo, hi)]
+    if not values:
+        if empty is sp.nan:
+            raise Undecided("a sup'/inf' of an empty set (unreachable in Lean)")
+        return number(empty, env)
+    pick = (lambda s: s >= 0) if isinstance(expr, big_operators.FinMax) else (lambda s: s <= 0)
+    return _extremum(pick)(*values)
 
 
 # ---- propositions -----------------------------------------------------------------------------

@@ -31,14 +31,13 @@ from hypothesis.reporting import with_reporter
 
 from mirror.judge.accuracy import conformance_adapter, run_conformance
 from mirror.judge.fileio import open_example_database
-from mirror.judge.guard import Guard
+from mirror.judge.symbolic import SYMBOLIC_LIMIT, faithful, settle_symbolically  # noqa: F401
 from mirror.judge.outcome import (FLOAT_TOLERANCE, KERNEL_WRONG, NONFINITE_DECISIONS,
                                   STATEMENT_FALSE, Outcome, readable)
 from mirror.judge.exact import FAILS, HOLDS, VACUOUS, Decision, decide
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
                                unambiguous_size)
-from mirror.translate.reals import known_nonzero
 
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
@@ -520,80 +519,6 @@ def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
             (tally.nonfinite, "where a bound kernel returned NaN or ±∞")) if n]
         outcome.reason = f"{outcome.rejected} of {total} draws not counted: " + ", ".join(parts)
     return outcome
-
-
-# ---- symbolic -----------------------------------------------------------------------------------
-
-
-#: Seconds one symbolic attempt may take before it gives up (the statement is then tested).
-SYMBOLIC_LIMIT = 10.0
-
-#: sympy functions whose meaning is Lean's on every argument (no junk value differs).
-_FAITHFUL_FUNCTIONS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs, sp.atan,
-                       sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.re, sp.im)
-
-
-def settle_symbolically(statement, time_limit: float | None = None) -> str | None:
-    """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
-
-    sympy reasons over ℝ and ℂ, so a statement is only settled when every node of its
-    translation means in sympy what it means in Lean (:func:`faithful`): Lean's junk values
-    live in opaque functions (``LeanDiv``, ``NatSub``, ``LeanLog``…) that sympy cannot
-    simplify away. The attempt is bounded by :data:`SYMBOLIC_LIMIT` seconds, or by
-    ``time_limit`` when that is shorter."""
-    if statement.hypotheses:
-        return None
-    concl = statement.conclusion
-    if not faithful(concl):
-        return None
-    if concl is sp.true:
-        return "sympy: the statement evaluates to True exactly"
-    if concl is sp.false:
-        return None
-    guard = Guard(SYMBOLIC_LIMIT if time_limit is None else max(min(time_limit, SYMBOLIC_LIMIT),
-                                                                 1e-3))
-    if not statement.variables:
-        value = guard.call("doit", lambda: concl.doit() if hasattr(concl, "doit") else concl)
-        if value is sp.true and faithful(value):
-            return "sympy: exact rational evaluation of the closed statement"
-        if value is not None and guard.call("simplify", sp.simplify, value) is sp.true:
-            return "sympy: simplification of the closed statement"
-    if isinstance(concl, sp.Equality):
-        difference = concl.lhs - concl.rhs
-        if sp.count_ops(difference) > 80:
-            return None
-        if guard.call("simplify", sp.simplify, difference) == 0:
-            return "sympy: simplify(lhs - rhs) = 0"
-        rewritten = guard.call("rewrite", difference.rewrite, sp.exp)
-        if rewritten is not None and guard.call("simplify", sp.simplify, rewritten) == 0:
-            return "sympy: simplify(rewrite(lhs - rhs, exp)) = 0"
-    return None
-
-
-def faithful(expr) -> bool:
-    """Does sympy's meaning of ``expr`` agree with Lean's everywhere? No infinities or NaN
-    from a division by zero, no sympy function whose value differs from Lean's junk value
-    (``log`` of a number not known positive, ``tan``, a power with a negative or fractional
-    exponent of a base not known non-zero / non-negative), only known function classes."""
-    if not isinstance(expr, sp.Basic):
-        return False
-    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        return False
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, sp.Pow):
-            base, exponent = node.args
-            if exponent.is_negative is not False and not known_nonzero(base):
-                return False
-            if exponent.is_integer is not True and base.is_nonnegative is not True:
-                return False
-        elif isinstance(node, sp.log):
-            if node.args[0].is_positive is not True:
-                return False
-        elif type(node).__module__.startswith("mirror."):
-            continue  # leanmirror's own vocabulary: Lean's semantics, opaque to sympy
-        elif isinstance(node, sp.Function) and not isinstance(node, _FAITHFUL_FUNCTIONS):
-            return False
-    return True
 
 
 __all__ = ["Judge", "Outcome", "Tally", "conformance_adapter", "evaluate", "faithful", "holds", "readable",

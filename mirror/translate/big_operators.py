@@ -83,6 +83,11 @@ class _FinQuantifier(BooleanFunction):
         terms = _expanded_terms(body, lo, hi)
         return None if terms is None else cls._combine(*terms)
 
+    def _eval_simplify(self, **kwargs):
+        # sympy's logic simplifier reads a BooleanFunction as a function of its free symbols
+        # taken as booleans (so `∀ x < NATDOM, x ≤ 232` became True): the node stays as it is
+        return self
+
 
 class FinAll(_FinQuantifier):
     """``∀ j ∈ [lo, hi), body j``."""

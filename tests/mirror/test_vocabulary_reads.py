@@ -237,3 +237,36 @@ def test_auto_bound_implicits_are_typed_by_unification(lean_verdicts):
     assert_twins(verdicts, ("auto_real", "auto_fn", "auto_nat"), ("auto_real_false", "auto_fn_false"))
     assert verdicts["auto_unknown"].mirror_status == "untranslatable"
     assert "cannot infer the type of x" in verdicts["auto_unknown"].reason
+
+
+def test_refutations_through_the_new_vocabulary_carry_accepted_certificates(lean_verdicts):
+    verdicts = lean_verdicts(
+        "theorem max'_range_false (n : ℕ) :\n"
+        "    (Finset.range (n + 1)).max' Finset.nonempty_range_succ = n + 1 := by sorry\n"
+        "theorem sup_range_false (n : ℕ) : (Finset.range n).sup (fun i => i) = n := by sorry\n"
+        "theorem eval_int_false (n : ℤ) : Polynomial.eval n (Polynomial.X ^ 2 + Polynomial.X + 1 :\n"
+        "    Polynomial ℤ) % 3 = 0 := by sorry\n"
+        "theorem num_div_den_false (q : ℚ) : (q.num : ℚ) = q := by sorry\n"
+        "theorem den_ne_false (q : ℚ) (h : 0 < q) (h' : q < 1) : q.den ≠ 2 := by sorry\n")
+    for name, row in verdicts.items():
+        assert row.mirror_status == "refuted", name
+        assert row.certificate is not None, name
+        assert str(row.certificate.get("checked", "")).startswith("accepted"), \
+            (name, row.certificate.get("checked"))
+
+
+def test_a_truncated_quantifier_is_never_simplified_away(lean_verdicts):
+    # sympy's logic simplifier read FinAll's arguments as propositional atoms and turned
+    # `(1 = 1) ∧ ∀ x : ℕ, x ≤ 232` into True ("symbolic"); IsGreatest on ℕ has this shape
+    verdicts = lean_verdicts(
+        "open Nat\n"
+        "theorem forall_nat_false : (1 = 1) ∧ ∀ x : ℕ, x ≤ 232 := by sorry\n"
+        # 942! has 233 factors 5 (and more factors 3): 232 is not the greatest
+        "theorem isGreatest_false : IsGreatest { n : ℕ | 15 ^ n ∣ 942! } 232 := by sorry\n"
+        # 10! = 2⁸ · 14175
+        "theorem isGreatest_two_pow : IsGreatest { n : ℕ | 2 ^ n ∣ 10! } 8 := by sorry\n"
+        "theorem isGreatest_two_pow_false : IsGreatest { n : ℕ | 2 ^ n ∣ 10! } 7 := by sorry\n")
+    assert verdicts["forall_nat_false"].mirror_status not in COVERED[1:]  # never a proof
+    assert verdicts["isGreatest_false"].mirror_status not in ("symbolic", "certified")
+    assert verdicts["isGreatest_two_pow"].mirror_status in COVERED
+    assert verdicts["isGreatest_two_pow_false"].mirror_status == "refuted"
