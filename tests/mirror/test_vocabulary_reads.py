@@ -74,15 +74,20 @@ def test_nat_digits_with_mathlibs_junk_values(lean_verdicts):
         # Nat.digits_add_two_add_one: little-endian
         "theorem digits_lit : Nat.digits 10 123 = [3, 2, 1] := by sorry\n"
         "theorem digits_lit_false : Nat.digits 10 123 = [1, 2, 3] := by sorry\n"
+        # Nat.digits_lt_base: d ∈ digits b m → d < b (the position is drawn below the length)
+        "theorem digits_lt_base (n : ℕ) (h : n ≤ 200) : ∀ d ∈ Nat.digits 10 n, d < 10 := by sorry\n"
+        "theorem digits_lt_base_false (n : ℕ) (h : n ≤ 200) :\n"
+        "    ∀ d ∈ Nat.digits 10 n, d < 5 := by sorry\n"
         # Nat.modEq_three_digits_sum: n ≡ (digits 10 n).sum [MOD 3]
         "theorem modEq_three_digits_sum (n : ℕ) (h : n ≤ 300) :\n"
         "    n ≡ (Nat.digits 10 n).sum [MOD 3] := by sorry\n"
         "theorem modEq_seven_digits_sum_false (n : ℕ) (h : n ≤ 300) :\n"
         "    n ≡ (Nat.digits 10 n).sum [MOD 7] := by sorry\n")
     assert_twins(verdicts, ("digits_sum_eq", "digits_len", "digits_zero", "digits_one_sum",
-                 "digits_zero_succ'", "digits_lit", "modEq_three_digits_sum"),
+                 "digits_zero_succ'", "digits_lit", "digits_lt_base", "modEq_three_digits_sum"),
                  ("digits_sum_eq_false", "digits_len_false", "digits_zero_false",
-                 "digits_lit_false", "modEq_seven_digits_sum_false"))
+                 "digits_lit_false", "digits_lt_base_false",
+                  "modEq_seven_digits_sum_false"))
 
 
 def test_rat_num_and_den_of_the_normalized_rational(lean_verdicts):
