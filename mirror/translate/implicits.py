@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable
 
 from bridge import term as T
+from bridge.lexer import tokenize
 from mirror.translate.binder_types import infer_types
 from mirror.translate.term_rewriter import TermRewriter
 
@@ -42,12 +43,38 @@ class _Bind(TermRewriter):
         return self.structural(t)
 
 
-def auto_bound(binders: list[T.Binder], body: T.Term,
-               is_constant: Callable[[str], bool]) -> tuple[list[T.Binder], T.Term]:
+#: Tokens after which an identifier is bound by the syntax (``let c := …``, ``∀ x, …``).
+_BINDING_KEYWORDS = frozenset({"let", "letI", "have", "haveI", "fun", "λ", "∀", "∃", "∃!", "∑",
+                               "∏", "⨆", "⨅", "⋃", "⋂", "Π", "Σ", "obtain", "set"})
+
+
+def bound_in_text(text: str) -> set[str]:
+    """The names Lean source ``text`` binds itself: after a binding keyword, or in a run of
+    identifiers followed by ``:`` / ``:=`` (``(h : a < b) →``, ``letI c := v``). A name the
+    front end met there and still left free was lost by its parse, not auto-bound."""
+    tokens = tokenize(text)
+    out: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.kind != "ident":
+            continue
+        if i and tokens[i - 1].text in _BINDING_KEYWORDS:
+            out.add(token.text)
+        j = i
+        while j < len(tokens) and tokens[j].kind == "ident":
+            j += 1
+        if j < len(tokens) and tokens[j].text in (":", ":="):
+            out.add(token.text)
+    return out
+
+
+def auto_bound(binders: list[T.Binder], body: T.Term, is_constant: Callable[[str], bool],
+               text: str = "") -> tuple[list[T.Binder], T.Term]:
     """``binders`` with the statement's auto-bound implicits in front (typed from their use
-    where it fixes a type, else untyped), and ``body`` with them as variables."""
+    where it fixes a type, else untyped), and ``body`` with them as variables. A name the
+    statement's ``text`` binds itself is not one (the front end lost that binder: the
+    constant stays unknown)."""
     terms = [b.type for b in binders if b.type is not None] + [body]
-    bound = {b.name for b in binders}
+    bound = {b.name for b in binders} | bound_in_text(text)
     names: list[str] = []
     for t in terms:
         for node in T.walk(t):
@@ -64,4 +91,4 @@ def auto_bound(binders: list[T.Binder], body: T.Term,
     return infer_types(out, body), body
 
 
-__all__ = ["auto_bound", "is_auto_bound_name"]
+__all__ = ["auto_bound", "bound_in_text", "is_auto_bound_name"]

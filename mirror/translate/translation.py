@@ -94,7 +94,7 @@ class Translator(Unfolding, Elaborator):
         hyps: list[tuple[str, sp.Basic]] = []
         hyp_terms: list[tuple[str, T.Term]] = []
         hyp_envs: list[Env] = []
-        binders, body = auto_bound(*theorem_binders(decl), self.is_constant)
+        binders, body = auto_bound(*theorem_binders(decl), self.is_constant, decl.statement_text)
         names = _unshadowed(binders)
         for index, binder in enumerate(binders):
             if binder.info == "instImplicit":

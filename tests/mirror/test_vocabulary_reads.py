@@ -275,3 +275,15 @@ def test_a_truncated_quantifier_is_never_simplified_away(lean_verdicts):
     assert verdicts["isGreatest_false"].mirror_status not in ("symbolic", "certified")
     assert verdicts["isGreatest_two_pow"].mirror_status in COVERED
     assert verdicts["isGreatest_two_pow_false"].mirror_status == "refuted"
+
+
+def test_a_binder_the_front_end_lost_is_not_auto_bound(lean_verdicts):
+    verdicts = lean_verdicts(
+        # `letI c := 2` (true in Lean): had `c` been auto-bound, ∀ c : ℕ, c + 1 = 3 is refuted
+        "theorem lost_let : letI c := 2\n    c + 1 = 3 := by sorry\n"
+        # a `variable` binder whose type the front end does not parse (Finsupp notation)
+        "section\nvariable {m : Fin 3 →₀ ℕ}\n"
+        "theorem lost_variable (h : m + 1 = 3) : m = 2 := by sorry\nend\n")
+    for name in ("lost_let", "lost_variable"):
+        assert verdicts[name].mirror_status in ("untranslatable", "unbound"), name
+    assert "unparsed variable type" in verdicts["lost_variable"].reason
