@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 BASE_STAMP := $(VENV)/.leanmirror-base
 TEST_STAMP := $(VENV)/.leanmirror-test
 REPORT_DIR ?= report
-# extra arguments of `leanmirror report` (CI: --fail-on error, see .ci/run)
+# extra arguments of `leanmirror report`
 REPORT_ARGS ?=
 
 .PHONY: report test test-slow bench clean

@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 from bridge.scanner import scan_project
-from mirror.bind.config import KernelProfile
 from mirror.product.pipeline import CheckSettings, build_mirrors, check_mirror, project_registry, selects
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def widened_table(extraction, dtypes: tuple[str, ...], max_size: int) -> tuple[dict, dict]:
     """The bundled bindings with wide profiles at ``dtypes``, and the binding errors."""
     registry = project_registry(extraction)
+    # every accuracy key of the binding kept (ulps, rtol, atol, k, measure, reference)
     table = {name: dataclasses.replace(
-        binding, profile=KernelProfile(dtypes=dtypes, magnitude="wide", sizes=(0, max_size),
-                                       ulps=binding.profile.ulps, rtol=binding.profile.rtol))
+        binding, profile=dataclasses.replace(binding.profile, dtypes=dtypes, magnitude="wide",
+                                             sizes=(0, max_size)))
         for name, binding in registry.bindings.items()}
     return table, registry.errors
 
@@ -60,8 +60,9 @@ def rows(examples: int, dtypes: tuple[str, ...], max_size: int, select: list[str
                         "verdict": result.mirror_status, "reason": result.reason,
                         "seconds": round(time.monotonic() - started, 1), **profile,
                         "counterexample": result.counterexample})
-        print(f"{mirror.name}: {result.mirror_status} ({time.monotonic() - started:.0f} s)",
-              flush=True)
+        why = f": {result.reason}" if result.mirror_status == "refuted" else ""
+        print(f"{mirror.name}: {result.mirror_status} ({time.monotonic() - started:.0f} s)"
+              f"{why[:400]}", flush=True)
     return out
 
 
@@ -78,22 +79,48 @@ def markdown(table: list[dict], command: str) -> str:
              "the input of the largest error (a refuted row: the failing input; full inputs "
              "in `docs/accuracy-worst.json`). How it is measured and configured: "
              "`docs/accuracy.md` § Configuration.", "",
-             "| kernel | dtype | draws | max ulps | p99 ulps | max rel | verdict | worst input |",
-             "|---|---|---:|---:|---:|---:|---|---|"]
+             "| kernel | dtype | draws | max ulps | p99 ulps | max rel | p99 rel | verdict | "
+             "worst input |",
+             "|---|---|---:|---:|---:|---:|---:|---|---|"]
     for row in table:
         if row.get("examples") is None:
-            lines.append(f"| {row['name']} | — | 0 | — | — | — | {row['verdict']} | "
+            lines.append(f"| {row['name']} | — | 0 | — | — | — | — | {row['verdict']} | "
                          f"{(row['reason'] or '')[:80]} |")
             continue
         if row["examples"] == 0:  # every draw refused by the kernel or not measurable
-            lines.append(f"| {row['name']} | {row['dtype']} | 0 | — | — | — | not measured "
+            lines.append(f"| {row['name']} | {row['dtype']} | 0 | — | — | — | — | not measured "
                          f"({_skipped(row)}) | — |")
             continue
         worst = row["counterexample"] if row["verdict"] == "refuted" else row["worst"]
         lines.append(
-            f"| {row['name']} | {row['dtype']} | {row['examples']} | {row['max_ulps']:.3g} | "
-            f"{row['p99_ulps']:.3g} | {row['max_rel']:.3g} | {row['verdict']} | "
-            f"`{_short(worst)}` |")
+            f"| {_label(row)} | {row['dtype']} | {row['examples']} | {row['max_ulps']:.3g} | "
+            f"{row['p99_ulps']:.3g} | {row['max_rel']:.3g} | {row['p99_rel']:.3g} | "
+            f"{row['verdict']} | `{_short(worst)}` |")
+    return "\n".join(lines) + "\n"
+
+
+def _label(row: dict) -> str:
+    """The kernel's name, marked where its ulps are of Lean's largest entry."""
+    return row["name"] + (" (normwise)" if "normwise" in str(row.get("budget", "")) else "")
+
+
+def _cell(row: dict | None) -> str:
+    if row is None or not row.get("examples"):
+        return "—"
+    mark = "" if row["verdict"] != "refuted" else " ✗"
+    return f"{row['max_ulps']:.3g} / {row['p99_ulps']:.3g}{mark}"
+
+
+def compact(table: list[dict], dtypes: tuple[str, ...]) -> str:
+    """One line per kernel: max / p99 ulps per dtype (✗: refuted under the wide draws)."""
+    names = list(dict.fromkeys(r["name"] for r in table))
+    by = {(r["name"], r.get("dtype")): r for r in table}
+    lines = ["| kernel | " + " | ".join(f"{d} max / p99 ulps" for d in dtypes) + " |",
+             "|---|" + "---:|" * len(dtypes)]
+    for name in names:
+        first = next(r for r in table if r["name"] == name)
+        lines.append(f"| {_label(first)} | "
+                     + " | ".join(_cell(by.get((name, d))) for d in dtypes) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -123,7 +150,8 @@ def main() -> None:
     table = rows(args.examples, tuple(args.dtypes), args.max_size, args.select, args.seconds)
     command = (f"--examples {args.examples} --dtypes {' '.join(args.dtypes)} --max-size "
                f"{args.max_size} --seconds {args.seconds:g}")
-    text = markdown(table, command)
+    text = markdown(table, command) + "\n## Compact (the README's table)\n\n" + compact(
+        table, tuple(args.dtypes))
     print(text)
     if args.out is not None:
         _write_between_markers(args.out, text)

@@ -19,9 +19,14 @@ or in a ``leanmirror.toml`` there with the same tables and no ``tool.leanmirror`
     sizes = "0..4096"
     magnitude = "wide"
 
-The accuracy keys (``dtypes``, ``ulps``, ``rtol``, ``reference``, ``k``) and the draw keys
-(``sizes``, ``magnitude``) of a binding make a :class:`KernelProfile`; see
-``docs/accuracy.md``.
+    [tool.leanmirror.statements."Toy.softmax.conformance"]   # one statement's own (wins)
+    sizes = "0..64"
+    domain = { x = ">= -100, <= 100" }
+
+The accuracy keys (``dtypes``, ``ulps``, ``rtol``, ``atol``, ``reference``, ``k``,
+``measure``) and the draw keys (``sizes``, ``magnitude``) of a binding make a
+:class:`KernelProfile`; a statement's own table (:class:`StatementSettings`) is laid over its
+binding's; see ``docs/accuracy.md``.
 
 :func:`read_config` reads and validates it (nothing is imported here; the registry does that).
 """
@@ -40,16 +45,28 @@ from bridge.errors import InvalidArgument
 CONFIG_FILES = ("leanmirror.toml", "pyproject.toml")
 #: Keys a binding table may have.
 BINDING_KEYS = ("impl", "index", "dims", "vectorized", "domain", "adapter", "description",
-                "dtypes", "ulps", "rtol", "atol", "reference", "k", "sizes", "magnitude")
+                "dtypes", "ulps", "rtol", "atol", "reference", "k", "sizes", "magnitude",
+                "measure")
 #: Keys of the ``[tool.leanmirror]`` table.
-TOP_KEYS = ("python-path", "modules", "bindings", "catalog", "draws")
+TOP_KEYS = ("python-path", "modules", "bindings", "catalog", "draws", "statements")
 #: Keys of ``[tool.leanmirror.draws]`` (every binding's defaults).
-DRAW_KEYS = ("sizes", "magnitude", "dtypes", "ulps", "rtol", "atol", "k")
+DRAW_KEYS = ("sizes", "magnitude", "dtypes", "ulps", "rtol", "atol", "k", "measure")
+#: Keys of a ``[tool.leanmirror.statements."NAME"]`` table (one statement's own settings).
+STATEMENT_KEYS = ("sizes", "domain", "magnitude", "dtypes", "ulps", "rtol", "atol", "k",
+                  "measure", "reference")
+#: Statement keys that only a kernel's conformance row (``NAME.conformance``) takes: a
+#: theorem draws reals in [-5, 5] (docs/accuracy.md).
+CONFORMANCE_ONLY = ("magnitude", "dtypes", "ulps", "rtol", "atol", "k", "measure",
+                    "reference")
 #: The dtypes a kernel can be measured in.
 DTYPES = ("float64", "float32", "bfloat16", "float16")
 #: Magnitudes of conformance draws: ``"wide"`` spreads reals over the dtype's whole range
 #: with its special values and structured vectors; ``"narrow"`` draws in ``[-5, 5]`` only.
 MAGNITUDES = ("wide", "narrow")
+#: What an error is measured against: ``"entrywise"``, each entry's own ulp (a scalar or
+#: elementwise kernel); ``"normwise"``, the ulp of Lean's largest entry (a kernel built on
+#: matrix solves or transforms, whose error is bounded normwise: docs/accuracy.md).
+MEASURES = ("entrywise", "normwise")
 #: Default accuracy budget in ulps of each dtype (beyond the input sensitivity allowance).
 DEFAULT_ULPS = {"float64": 4.0, "float32": 4.0, "bfloat16": 2.0, "float16": 2.0}
 #: Largest size drawn by default: vectorized kernels run realistic lengths, per-draw ones
@@ -82,6 +99,7 @@ class KernelProfile:
     k: float = 2.0
     sizes: tuple[int, int] | None = None
     magnitude: str = "wide"
+    measure: str = "entrywise"
 
     def budget_ulps(self, dtype: str) -> float:
         """The ulps budget at ``dtype``."""
@@ -133,6 +151,7 @@ _PROFILE_READERS = {
     "reference": lambda v, w: _target(v, w),
     "sizes": _sizes,
     "magnitude": lambda v, w: _choice(v, w, MAGNITUDES),
+    "measure": lambda v, w: _choice(v, w, MEASURES),
 }
 
 
@@ -183,6 +202,60 @@ class BindingSpec:
 
 
 @dataclass(frozen=True)
+class StatementSettings:
+    """One statement's own draw settings (``[tool.leanmirror.statements."NAME"]``): they win
+    over its binding's, which win over ``[tool.leanmirror.draws]``."""
+
+    name: str
+    #: Where it was stated, for error messages.
+    where: str
+    #: The validated table: its profile keys are laid over a binding's (:func:`kernel_profile`).
+    entry: dict[str, Any] = field(default_factory=dict)
+    sizes: tuple[int, int] | None = None
+    #: Per variable of the statement: ``{"lo": 0.0, "strict": True, …}``.
+    domain: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def conformance(self) -> bool:
+        return self.name.endswith(".conformance")
+
+    def profile(self, base: "KernelProfile") -> "KernelProfile":
+        """``base`` (a binding's profile) with this statement's keys laid over it."""
+        return kernel_profile(self.entry, self.where, base)
+
+
+def _known_keys(entry: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(entry) - set(keys))
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; expected one of "
+                          f"{', '.join(keys)}")
+
+
+def statement_settings(name: str, entry: Any, source: str) -> StatementSettings:
+    """The :class:`StatementSettings` of one ``statements`` table entry, validated."""
+    where = f"statement {name} ({source})"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: got {entry!r}; expected a table such as "
+                          "{ sizes = \"0..64\", domain = { x = \"> 0\" } }")
+    _known_keys(entry, STATEMENT_KEYS, where)
+    if not name.endswith(".conformance"):
+        only = [k for k in CONFORMANCE_ONLY if k in entry]
+        if only:
+            raise ConfigError(f"{where}: {only[0]} applies to a kernel's conformance row "
+                              f"only (a name ending in .conformance); a theorem takes sizes "
+                              "and domain")
+    domain = entry.get("domain", {})
+    if not isinstance(domain, dict):
+        raise ConfigError(f"{where} domain: got {domain!r}; expected a table such as "
+                          "{ x = \"> 0\" }")
+    kernel_profile(entry, where)  # validates the profile keys
+    return StatementSettings(
+        name, where, dict(entry),
+        sizes=_sizes(entry["sizes"], f"{where} sizes") if "sizes" in entry else None,
+        domain={v: parse_domain(b, f"{where} domain {v}") for v, b in domain.items()})
+
+
+@dataclass(frozen=True)
 class ProjectConfig:
     """The ``[tool.leanmirror]`` section of a project (empty when it has none)."""
 
@@ -195,6 +268,8 @@ class ProjectConfig:
     #: ``{"title": …, "table": "module:NAME"}``: a mapping of named entries (``lean_name``,
     #: ``lean_defined``, ``kernel``, ``description``) the report lists with their conformance.
     catalog: dict[str, str] | None = None
+    #: Statement name → its own draw settings.
+    statements: dict[str, StatementSettings] = field(default_factory=dict)
 
     @property
     def where(self) -> str:
@@ -265,10 +340,7 @@ def binding_spec(lean_name: str, entry: Any, source: str,
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: got {entry!r}; expected \"module:function\" or a table "
                           "with impl = \"module:function\"")
-    unknown = sorted(set(entry) - set(BINDING_KEYS))
-    if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; expected one of "
-                          f"{', '.join(BINDING_KEYS)}")
+    _known_keys(entry, BINDING_KEYS, where)
     if "impl" not in entry:
         raise ConfigError(f"{where}: no impl; add impl = \"module:function\"")
     vectorized = entry.get("vectorized", False)
@@ -338,10 +410,17 @@ def read_config(project: str | Path) -> ProjectConfig:
                               "{ title = \"Ops\", table = \"pkg.mod:TABLE\" }")
         if catalog is not None:
             _target(catalog["table"], f"{path}: catalog table")
+        statements = section.get("statements", {})
+        if not isinstance(statements, dict):
+            raise ConfigError(f"{path}: statements is {statements!r}; expected tables "
+                              "[tool.leanmirror.statements.\"Lean.name\"]")
         return ProjectConfig(root, path, tuple((path.parent / p).resolve() for p in paths),
-                             modules, specs, catalog)
+                             modules, specs, catalog,
+                             {n: statement_settings(n, e, str(path))
+                              for n, e in statements.items()})
     return ProjectConfig(root)
 
 
 __all__ = ["DTYPES", "BindingSpec", "ConfigError", "KernelProfile", "ProjectConfig",
-           "binding_spec", "kernel_profile", "parse_domain", "read_config"]
+           "StatementSettings", "binding_spec", "kernel_profile", "parse_domain", "read_config",
+           "statement_settings"]

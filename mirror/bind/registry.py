@@ -23,6 +23,7 @@ a report shows them as that statement's ``error`` row.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import importlib
@@ -40,7 +41,8 @@ import sympy as sp
 from bridge.declaration import Declaration
 from bridge.errors import InvalidArgument
 from mirror.bind.binding import Binding, BindingError, OutOfSample, as_array
-from mirror.bind.config import BindingSpec, ProjectConfig, parse_domain, read_config
+from mirror.bind.config import (BindingSpec, ConfigError, ProjectConfig, parse_domain,
+                               read_config)
 from mirror.translate.types import Ty
 
 #: The entry point group packages use to advertise modules with ``@binds`` functions.
@@ -342,12 +344,27 @@ def resolve(spec: BindingSpec, declarations: Mapping[str, Declaration]) -> Bindi
 # ---- the registry of a project --------------------------------------------------------------
 
 
+class BindingTable(dict):
+    """Lean name → :class:`Binding`, carrying the project's per-statement draw settings
+    (``statements``: statement name → :class:`~mirror.bind.config.StatementSettings`), which
+    planning reads beside the bindings."""
+
+    def __init__(self, *args: Any, statements: Mapping[str, Any] | None = None) -> None:
+        super().__init__(*args)
+        self.statements = dict(statements or {})
+
+
+def statement_table(table: Mapping[str, Any]) -> dict[str, Any]:
+    """The per-statement settings a binding table carries (none for a plain mapping)."""
+    return getattr(table, "statements", {})
+
+
 @dataclass
 class Registry:
     """A project's bindings: the ones that load, and one error per one that does not."""
 
     config: ProjectConfig
-    bindings: dict[str, Binding] = field(default_factory=dict)
+    bindings: dict[str, Binding] = field(default_factory=BindingTable)
     #: Lean name → one-line error of a binding that cannot be used.
     errors: dict[str, str] = field(default_factory=dict)
     #: Errors that belong to no Lean definition (a module list entry that does not import).
@@ -440,15 +457,38 @@ def load_registry(project: str | Path, declarations: Mapping[str, Declaration],
             continue
         for spec in _decorated(entry.module):
             take(spec, False)
-    registry.specs = specs
+    _check_statements(config, declarations, specs)
+    registry.bindings = BindingTable(statements=config.statements)
     for name, spec in specs.items():
+        own = config.statements.get(f"{name}.conformance")
+        if own is not None:  # the conformance row's own settings win over the binding's
+            spec = dataclasses.replace(spec, profile=own.profile(spec.profile))
+            specs[name] = spec
         if name in registry.errors:
             continue
         try:
             registry.bindings[name] = resolve(spec, declarations)
         except BindingError as exc:
             registry.errors[name] = str(exc)
+    registry.specs = specs
     return registry
+
+
+def _check_statements(config: ProjectConfig, declarations: Mapping[str, Declaration],
+                      specs: Mapping[str, BindingSpec]) -> None:
+    """Every ``[tool.leanmirror.statements."NAME"]`` names a theorem of the project or the
+    conformance row of a bound definition: a :class:`ConfigError` naming the first that does
+    not (with the closest name)."""
+    known = {n for n, d in declarations.items() if d.kind == "theorem"}
+    known |= {f"{n}.conformance" for n in specs}
+    for name, own in config.statements.items():
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise ConfigError(f"{own.where}: no statement named {name} in the project{hint}; "
+                          "expected a theorem's name or a bound definition's "
+                          "NAME.conformance")
 
 
 @functools.lru_cache(maxsize=8)
@@ -504,6 +544,6 @@ def binding_rows(registry: Registry) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["ENTRY_POINT_GROUP", "LeanSignature", "Param", "Registry", "binds",
+__all__ = ["ENTRY_POINT_GROUP", "BindingTable", "LeanSignature", "Param", "Registry", "binds",
            "binding_rows", "catalog_rows", "lean_signature", "load_registry", "registry_at",
-           "resolve"]
+           "resolve", "statement_table"]

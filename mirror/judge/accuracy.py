@@ -43,7 +43,8 @@ from mirror.evaluate.balls import working_precision
 from mirror.judge.exact import start_bits
 from mirror.judge.fileio import open_example_database
 from mirror.judge.outcome import Outcome, readable
-from mirror.judge.ulps import CTX as _CTX, errors as _errors, radius as _radius, to_mpf as _mp, ulp
+from mirror.judge.ulps import (CTX as _CTX, errors as _errors, norm_scale, radius as _radius,
+                               to_mpf as _mp, ulp)
 from mirror.sample.strategies import examples, stack
 from mirror.sample.wide import dtype_range, round_to, seeds, widened
 
@@ -250,10 +251,13 @@ class Meter:
 
     def sensitivity(self, example: dict[str, Any], lean: list, placeholder) -> list:
         """How far Lean's value moves (absolute, per entry) when every real input moves by
-        the budget's ulps of the dtype: four perturbations (all up; alternating; every input
+        the budget's ulps of the dtype (normwise: every entry of an input array by the
+        budget's ulps of the array's largest entry, zeros included, as a backward-stable
+        solve perturbs it): four perturbations (all up; alternating; every input
         away from 0, and towards it — the worst case of a function increasing, or
         decreasing, in every input, such as a sum or a log-sum-exp over mixed signs)."""
         step = self.budget_ulps * dtype_range(self.dtype)["eps"]
+        normwise = getattr(self.profile, "measure", "entrywise") == "normwise"
         real = {e["name"] for e in self.plan["variables"]
                 if e["kind"] == "real" or (e["kind"] == "array" and e.get("elem") == "real")}
         moved = [_CTX.mpf(0)] * len(lean)
@@ -268,7 +272,8 @@ class Meter:
                     continue
                 signs = np.reshape(pattern(arr), arr.shape)
                 with np.errstate(all="ignore"):
-                    shifted[key] = arr * (1 + signs * step)
+                    shifted[key] = (arr * (1 + signs * step) if not normwise else
+                                    arr + signs * step * np.max(np.abs(arr), initial=0.0))
             found = self.lean(shifted, placeholder)
             if found is None:
                 continue
@@ -290,7 +295,7 @@ class Meter:
         top = dtype_range(self.dtype)["max"]
         if any(abs(v) > top for v in lean) and np.isfinite(kernel).all():
             return "Lean's value beyond the dtype's range"
-        ulps, rel, reason = _errors(kernel, lean, self.dtype)
+        ulps, rel, reason = _errors(kernel, lean, self.dtype, self.scale(lean))
         m = Measurement(example, ulps, rel, kernel, lean, True, self.budget_ulps, reason, method)
         if not (self._within(m, self.budget_ulps, self.profile.rtol)
                 or _within_atol(kernel, lean, getattr(self.profile, "atol", None))):
@@ -299,6 +304,10 @@ class Meter:
                 return "not judged: the time budget ended before its input sensitivity"
             self._judge_slowly(m, kernel, whole)
         return m
+
+    def scale(self, lean: list):
+        """The normwise scale of Lean's value (``None``: errors are entrywise)."""
+        return norm_scale(lean, getattr(self.profile, "measure", "entrywise"))
 
     @staticmethod
     def _within(m: Measurement, ulps: float, rtol: float | None) -> bool:
@@ -315,17 +324,21 @@ class Meter:
             return
         k = self.profile.k
         moved = self.sensitivity(m.example, m.lean, whole)
+        scale = self.scale(m.lean)
+        units = [ulp(abs(v) if scale is None else scale, self.dtype) for v in m.lean]
+        if scale is not None:  # normwise: the sensitivity of the whole value
+            moved = [max(moved, default=_CTX.mpf(0))] * len(moved)
         allowed = [(self.budget_ulps if self.profile.rtol is None else
-                    1 + self.profile.rtol * float(abs(v) / ulp(abs(v), self.dtype)))
-                   + k * float(d / ulp(abs(v), self.dtype)) for v, d in zip(m.lean, moved)]
-        errors = [float(abs(_CTX.mpc(complex(x)) - v) / ulp(abs(v), self.dtype))
-                  for x, v in zip(kernel.reshape(-1), m.lean)]
+                    1 + self.profile.rtol * float((abs(v) if scale is None else scale) / u))
+                   + k * float(d / u) for v, d, u in zip(m.lean, moved, units)]
+        errors = [float(abs(_CTX.mpc(complex(x)) - v) / u)
+                  for x, v, u in zip(kernel.reshape(-1), m.lean, units)]
         m.budget = max(allowed) if allowed else self.budget_ulps
         m.passed = all(e <= a for e, a in zip(errors, allowed))
         if not m.passed and self.reference is not None:
             ref = self.kernel(m.example, self.reference)
             if ref is not None:
-                ref_ulps, _, _ = _errors(ref[0], m.lean, self.dtype)
+                ref_ulps, _, _ = _errors(ref[0], m.lean, self.dtype, scale)
                 m.passed = m.ulps <= k * ref_ulps
                 m.reason += f"; the reference's error is {ref_ulps:.3g} ulps"
 
@@ -500,6 +513,8 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
     budget = (f"rtol {profile_cfg.rtol:g}" if profile_cfg.rtol is not None else
               "{} ulps".format(", ".join(f"{d} {profile_cfg.budget_ulps(d):g}"
                                          for d in profile_cfg.dtypes)))
+    if getattr(profile_cfg, "measure", "entrywise") == "normwise":
+        budget += " of Lean's largest entry (normwise)"
     allowance = f" + {profile_cfg.k:g} × input sensitivity" + (
         f", or ≤ {profile_cfg.k:g} × the error of {profile_cfg.reference}"
         if profile_cfg.reference else "")

@@ -69,10 +69,25 @@ class StatementResult:
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None
+    #: What the row was drawn on (sizes, magnitudes, dtypes, domains), as the report says it.
+    domain: str | None = None
+
+    @property
+    def error_unit(self) -> str | None:
+        """The unit of :attr:`max_error`: ulps of the dtype for a kernel's conformance row
+        (of Lean's largest entry when measured normwise), an absolute difference for a
+        theorem's float check."""
+        if self.max_error is None:
+            return None
+        if self.accuracy:
+            normwise = any("normwise" in str(p.get("budget", "")) for p in self.accuracy)
+            return "ulps of the largest entry" if normwise else "ulps"
+        return "absolute"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-finite floats become strings (JSON has no ``inf``)."""
         data = asdict(self)
+        data["error_unit"] = self.error_unit
         for key in ("max_error", "tolerance"):
             value = data[key]
             if isinstance(value, float) and value != value:

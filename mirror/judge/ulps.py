@@ -69,8 +69,18 @@ def ulp(value: mpmath.mpf, dtype: str) -> mpmath.mpf:
     return _CTX.ldexp(_CTX.mpf(1), exponent - digits)
 
 
-def errors(kernel: np.ndarray, lean: list, dtype: str) -> tuple[float, float, str]:
-    """``(ulps, rel, reason)`` of the kernel's values against Lean's (the worst entry)."""
+def norm_scale(lean: list, measure: str) -> mpmath.mpf | None:
+    """What each error is measured against: ``None`` (entrywise: each entry's own value) or,
+    normwise, the largest magnitude of Lean's value."""
+    if measure != "normwise":
+        return None
+    return max((abs(v) for v in lean), default=_CTX.mpf(0))
+
+
+def errors(kernel: np.ndarray, lean: list, dtype: str,
+           scale: mpmath.mpf | None = None) -> tuple[float, float, str]:
+    """``(ulps, rel, reason)`` of the kernel's values against Lean's (the worst entry), in
+    ulps of each entry's value, or of ``scale`` (normwise, :func:`norm_scale`) when given."""
     top = dtype_range(dtype)["max"]
     worst_ulps, worst_rel, reason = 0.0, 0.0, ""
     for k, exact in zip(kernel.reshape(-1), lean):
@@ -83,8 +93,9 @@ def errors(kernel: np.ndarray, lean: list, dtype: str) -> tuple[float, float, st
                                         f"{_CTX.nstr(exact, 17)}")
         diff = abs((_CTX.mpc(k) if isinstance(k, complex) else _CTX.mpf(k)) - exact)
         # a complex value: the error's modulus in ulps of the value's modulus
-        ulps = float(diff / ulp(abs(exact), dtype))
-        rel = 0.0 if diff == 0 else (math.inf if exact == 0 else float(diff / abs(exact)))
+        size = abs(exact) if scale is None else scale
+        ulps = float(diff / ulp(size, dtype))
+        rel = 0.0 if diff == 0 else (math.inf if size == 0 else float(diff / size))
         if ulps > worst_ulps:
             worst_ulps = ulps
             reason = f"returned {k!r} where Lean's value is {_CTX.nstr(exact, 17)}"
@@ -92,4 +103,4 @@ def errors(kernel: np.ndarray, lean: list, dtype: str) -> tuple[float, float, st
     return worst_ulps, worst_rel, reason
 
 
-__all__ = ["CTX", "errors", "radius", "to_mpf", "ulp"]
+__all__ = ["CTX", "errors", "norm_scale", "radius", "to_mpf", "ulp"]

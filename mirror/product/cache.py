@@ -92,6 +92,8 @@ def _binding_material(binding: Any) -> dict[str, Any]:
             modules.add(name)
     return {"implementation": binding.implementation, "vectorized": binding.vectorized,
             "domain": binding.domain, "modules": sorted(modules),
+            # the accuracy and draw settings (global, per binding, per statement)
+            "profile": repr(getattr(binding, "profile", None)),
             "source": _modules_digest(tuple(sorted(modules)))}
 
 

@@ -31,7 +31,7 @@ from mirror.translate.instances import (NoCarrier, default_table, instantiate,
                               with_value_hypotheses)
 from mirror.translate.records import Records
 from mirror.bind.registry import binding_rows, catalog_rows, load_registry
-from mirror.product.domains import apply_domains
+from mirror.product.domains import apply_domains, drawn_on
 from mirror.product.replay import attach_replay, certify
 from mirror.judge.result import StatementResult, combine
 from mirror.sample.strategies import PlanSettings, plan_statement
@@ -364,6 +364,7 @@ def _result(mirror: Mirror, status: str | None, **fields: Any) -> StatementResul
             for n in mirror.bound_to
         ],
         docstring=decl.docstring,
+        domain=drawn_on(mirror.plan, mirror.role, (mirror.table or {}).get(decl.name)),
         **fields,
     )
 

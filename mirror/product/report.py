@@ -311,6 +311,7 @@ def _op_specs(results: list[StatementResult], meta: Mapping[str, Any]
             "conformance": conformance.mirror_status if conformance else None,
             "examples": conformance.examples if conformance else 0,
             "max_error": _jsonable(conformance.max_error) if conformance else None,
+            "error_unit": conformance.error_unit if conformance else None,
             "description": entry.get("description", ""),
             "replay": conformance.replay if conformance else None,
         })

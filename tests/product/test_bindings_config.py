@@ -323,7 +323,7 @@ def test_a_module_entry_that_does_not_import_is_a_diagnostic(tmp_path):
     ('"Cfg.relu" = { impl = "PKG.ops:relu", indx = ["i"] }',
      "binding Cfg.relu ({path}): unknown key 'indx'; expected one of impl, index, dims, "
      "vectorized, domain, adapter, description, dtypes, ulps, rtol, atol, reference, k, sizes, "
-     "magnitude"),
+     "magnitude, measure"),
     ('"Cfg.relu" = { impl = "PKG.ops:relu", domain = { x = "positive" } }',
      "binding Cfg.relu ({path}) domain x: got 'positive'; expected bounds such as \"> 0\" or "
      "\">= 0, < 1\""),

@@ -76,8 +76,14 @@ class QuadratureRule:
 
     @property
     def coefficients(self) -> np.ndarray:
-        """``c_j = (sin(pi r)/pi) w_j lam_j**(r-1)``: ``R(t) = sum_j c_j t/(lam_j + t)``."""
-        return math.sin(math.pi * self.r) / math.pi * self.weights * self.nodes ** (self.r - 1.0)
+        """``c_j = (sin(pi r)/pi) w_j lam_j**(r-1)``: ``R(t) = sum_j c_j t/(lam_j + t)``.
+
+        Each factor to about an ulp: ``sin(pi r) = sin(pi (1 - r))`` for ``r >= 1/2`` (``1 - r``
+        is exact there, and ``pi r`` rounded near ``pi`` would lose the small sine's digits),
+        and ``lam**(r-1) = lam**r / lam`` (``r - 1`` rounded, times ``log lam``, would be
+        ``|log lam|`` ulps off: ~9 ulps at ``lam = 1e-30``), by the power where that over- or
+        underflows."""
+        return sine_factor(self.r) * self.weights * shifted_power(self.nodes, self.r)
 
     def evaluate(self, t: np.ndarray | float) -> np.ndarray:
         """The rational approximation ``R(t)`` of ``t**r`` (real or complex ``t``)."""
@@ -99,6 +105,22 @@ class QuadratureRule:
         return QuadratureRule(
             self.r, self.nodes * factor, self.weights * factor, self.placement, (lo * factor, hi * factor)
         )
+
+
+def sine_factor(r: float) -> float:
+    """``sin(pi r) / pi`` for ``0 < r < 1`` to about an ulp (no cancellation near ``r = 1``)."""
+    return math.sin(math.pi * min(r, 1.0 - r)) / math.pi
+
+
+def shifted_power(lam: np.ndarray, r: float) -> np.ndarray:
+    """``lam ** (r - 1)`` for ``lam > 0`` without the rounding of ``r - 1``: ``lam**r / lam``,
+    or the power itself where that quotient over- or underflows."""
+    lam = np.asarray(lam, dtype=float)
+    with np.errstate(all="ignore"):
+        quotient = lam**r / lam
+        plain = lam ** (r - 1.0)
+    good = np.isfinite(quotient) & (quotient != 0)
+    return np.where(good, quotient, plain)
 
 
 # ----------------------------------------------------------------------------- validation
