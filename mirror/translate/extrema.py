@@ -68,6 +68,12 @@ class _Extrema(TermRewriter):
             return self.types.get(a.name)
         return None
 
+    def ascribed(self, s: T.Term, a: T.Term) -> T.Term:
+        """``a`` elaborated at the element type, as Lean elaborates ``IsLeast s a`` (``a : α``):
+        ``2 * a * b - a`` of ℕ variables in a ``Set ℤ`` is an integer subtraction."""
+        ty = self.element_type(s, a)
+        return a if ty is None or isinstance(a, T.Typed) else T.Typed(a, ty)
+
     def bound(self, which: str, s: T.Term, a: T.Term) -> T.Term:
         ty = self.element_type(s, a)
         if isinstance(s, T.Typed) and ty is not None:
@@ -87,11 +93,13 @@ class _Extrema(TermRewriter):
             head = t.fn
             if isinstance(head, T.Const) and head.name in EXTREMA and len(args) == 2:
                 s, a = args
+                a = self.ascribed(s, a)
                 return _c("And", _c("Membership.mem", s, a), self.bound(EXTREMA[head.name], s, a))
             if _is(t, "Membership.mem", 2) and isinstance(args[0], T.App) \
                     and isinstance(args[0].fn, T.Const) and args[0].fn.name in BOUNDS \
                     and len(args[0].args) == 1:
-                return self.bound(BOUNDS[args[0].fn.name], args[0].args[0], args[1])
+                bounded = args[0].args[0]
+                return self.bound(BOUNDS[args[0].fn.name], bounded, self.ascribed(bounded, args[1]))
             return T.App(self.term(head), tuple(args), t.ty)
         return self.structural(t)
 

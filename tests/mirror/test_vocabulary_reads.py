@@ -287,3 +287,18 @@ def test_a_binder_the_front_end_lost_is_not_auto_bound(lean_verdicts):
     for name in ("lost_let", "lost_variable"):
         assert verdicts[name].mirror_status in ("untranslatable", "unbound"), name
     assert "unparsed variable type" in verdicts["lost_variable"].reason
+
+
+def test_the_element_of_is_greatest_is_elaborated_at_the_set_type(lean_verdicts):
+    # Compfiles imo1983_p3 (proved): `2 * a * b * c - …` of ℕ variables in a `Set ℤ` is an
+    # integer subtraction; read as ℕ (truncated at 0) it was a false refutation at a = b = c = 1
+    verdicts = lean_verdicts(
+        "theorem imo1983_p3 (a b c : ℕ) (ha : 0 < a) (hb : 0 < b) (hc : 0 < c)\n"
+        "    (hab : Nat.Coprime a b) (hbc : Nat.Coprime b c) (hca : Nat.Coprime c a) :\n"
+        "    IsGreatest {n : ℤ | ¬∃ x y z : ℕ, n = x * (b * c) + y * (c * a) + z * (a * b)}\n"
+        "      (2 * a * b * c - a * b - b * c - c * a) := by sorry\n"
+        "theorem int_element (a : ℕ) (h : a ≤ 3) : IsGreatest {n : ℤ | n ≤ a - 5} (a - 5) := by sorry\n"
+        "theorem int_element_false (a : ℕ) (h : a ≤ 3) :\n"
+        "    IsGreatest {n : ℤ | n ≤ a - 5} 0 := by sorry\n")
+    assert verdicts["imo1983_p3"].mirror_status != "refuted"
+    assert_twins(verdicts, ("int_element",), ("int_element_false",))
