@@ -49,7 +49,14 @@ def _polynomial(rt, v_x, v_y):
     return rt.truth(True), rt.le(2 * v_x * v_y, v_x * v_x + v_y * v_y)
 
 
+def _enn_round_trip(rt, v_x):
+    # exactly 0, but no ball is exactly 0 and sympy does not evaluate ℝ≥0∞: undecided at
+    # every precision (what the escalation costs when nothing can decide)
+    return rt.truth(True), rt.eq(rt.enn_to_real(rt.exp(v_x)) - rt.exp(v_x), 0)
+
+
 PROPERTIES: dict[str, tuple[Callable, tuple[str, ...]]] = {
+    "toReal (exp x) - exp x = 0 (ℝ≥0∞)": (_enn_round_trip, ("x",)),
     "exp x * exp (-x) = 1": (_exp_identity, ("x",)),
     "0 < x → log x ≤ x - 1": (_log_bound, ("x",)),
     "0 < x → x ^ (y - 1) = x ^ y / x": (_rpow_sub, ("x", "y")),

@@ -4,6 +4,7 @@ and statements per second on a public corpus.
 Usage::
 
     python bench/bench_report.py [--examples N] [--corpus DIR] [--skip-corpus]
+    python bench/bench_report.py --warm-against OTHER_TREE [--examples 5]
 
 Every run is the CLI in a child process on a copy of the bundled project in a temporary
 directory (the edit never touches this checkout). Printed per run: wall seconds, the CPU
@@ -31,9 +32,9 @@ REPO = Path(__file__).resolve().parents[1]
 EDITED_FILE = Path("lean") / "Mirror" / "Ops" / "Scalar.lean"
 
 
-def _env() -> dict[str, str]:
+def _env(code: Path = REPO) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(code), env.get("PYTHONPATH")) if p)
     return env
 
 
@@ -42,14 +43,15 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def report(project: Path, out: Path, *args: str) -> dict:
-    """One ``report`` run: wall and CPU seconds, load, and the rows of its report.json."""
+def report(project: Path, out: Path, *args: str, code: Path = REPO) -> dict:
+    """One ``report`` run (leanmirror from the tree ``code``): wall and CPU seconds, load,
+    and the rows of its report.json."""
     load = os.getloadavg()[0]
     cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "mirror.product.cli", "report", "--project",
                            str(project), "--out", str(out), "--method", "scanner", *args],
-                          env=_env(), capture_output=True, text=True)
+                          env=_env(code), cwd=code, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):  # 1: findings (refuted or error rows), still a report
         raise SystemExit(f"report {' '.join(args)} failed ({done.returncode}): "
@@ -115,7 +117,36 @@ def bundled(examples: str | None) -> None:
         print(f"  cores kept busy at --jobs 2 (CPU / wall): {two['cpu'] / two['wall']:.2f}")
         print(f"  verdicts identical at --jobs 1, --jobs 2 and warm: "
               f"{_verdicts(one) == _verdicts(two) == _verdicts(warm)}")
+        print(f"  warm re-run: {warm['wall']:.1f} s wall, {warm['cpu']:.1f} s CPU, "
+              f"{warm['recomputed']} rows computed (target: ≤ 10 s)")
         print(f"  recomputed after the edit: {changed}")
+
+
+def warm_against(other: Path, examples: str, repeats: int = 3) -> None:
+    """The warm re-run of this tree and of ``other`` (another checkout, e.g. an older
+    commit), side by side: per tree, one cold run at ``examples`` examples fills the cache,
+    then ``repeats`` warm runs alternate between the trees. The cold runs are not the
+    measure (use few examples: they only fill the caches)."""
+    trees = {"this tree": REPO, f"{other}": other}
+    with tempfile.TemporaryDirectory(prefix="leanmirror-bench-") as tmp:
+        projects = {}
+        for index, (label, code) in enumerate(trees.items()):
+            projects[label] = _copy_bundled(Path(tmp) / f"bundled{index}")
+            cold = report(projects[label], Path(tmp) / f"cold{index}", "--jobs", "2",
+                          "--examples", examples, code=code)
+            print(_line(f"cold fill, {label}"[:34], cold), flush=True)
+        runs: dict[str, list[dict]] = {label: [] for label in trees}
+        for _ in range(repeats):
+            for index, (label, code) in enumerate(trees.items()):
+                runs[label].append(report(projects[label], Path(tmp) / f"warm{index}",
+                                          "--jobs", "2", "--examples", examples, code=code))
+        for label, done in runs.items():
+            walls = sorted(r["wall"] for r in done)
+            cpus = sorted(r["cpu"] for r in done)
+            print(f"warm re-run, {label}: median {walls[len(walls) // 2]:.1f} s wall, "
+                  f"{cpus[len(cpus) // 2]:.1f} s CPU; per run (in order): "
+                  + ", ".join(f"{r['wall']:.1f} s wall {r['cpu']:.1f} s CPU "
+                              f"{r['recomputed']} rows computed" for r in done))
 
 
 def corpus(path: Path, examples: str | None, jobs: str) -> None:
@@ -141,8 +172,14 @@ def main() -> None:
     parser.add_argument("--corpus-jobs", default="2")
     parser.add_argument("--skip-bundled", action="store_true")
     parser.add_argument("--skip-corpus", action="store_true")
+    parser.add_argument("--warm-against", metavar="TREE", type=Path,
+                        help="only compare the warm re-run of this tree with another checkout "
+                        "of leanmirror (e.g. `git archive BASE | tar -x -C TREE`)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start")
+    if args.warm_against is not None:
+        warm_against(args.warm_against.resolve(), args.examples or "5")
+        return
     if not args.skip_bundled:
         bundled(args.examples)
     if not args.skip_corpus:

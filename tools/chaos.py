@@ -38,7 +38,10 @@ COMMAND_LIMIT = 150
 #: Words each binding fault's rows must name.
 CAUSES = {"exit": "exited with status 1", "segfault": "SIGSEGV",
           "c_loop": "hard time limit", "memory": "MemoryError",
-          "exit_at_import": "exited with status 3", "loop_at_import": "hard time limit"}
+          "exit_at_import": "exited with status 3", "loop_at_import": "hard time limit",
+          "segfault_at_import": "SIGSEGV"}
+#: The binding faults that end a worker at import (what ``generate`` imports).
+AT_IMPORT = ("exit_at_import", "loop_at_import", "segfault_at_import")
 REPORT_NAMES = ("report.html", "report.md", "report.json")
 
 
@@ -256,13 +259,31 @@ def dead_worker_fuzz(tmp: Path, rng: random.Random) -> str | None:
     return None
 
 
+def generate_fault(tmp: Path, rng: random.Random) -> str | None:
+    """``generate`` then ``generate --check`` with a module that ends its worker at import:
+    both finish, exit 1 naming the module and the cause, and the files are the same at
+    ``--jobs 1`` and ``2``."""
+    fault = rng.choice(AT_IMPORT)
+    project = make_project(tmp / "p", fault)
+    args = ("--project", str(project), "--out", str(tmp / "m"), "--method", "scanner",
+            "--statement-timeout", "3")
+    for extra in (("--jobs", "2"), ("--check", "--jobs", "1")):
+        code, text = _finish(_start("generate", *args, *extra))
+        if code != 1 or CAUSES[fault] not in text or "faultpkg.bad" not in text:
+            return f"generate {' '.join(extra)} ({fault}): exit {code}: {text[-300:]}"
+        if "--check" in extra and "up to date" not in text:
+            return f"generate --check ({fault}) differs at --jobs 1: {text[-300:]}"
+    return None
+
+
 def faults(jobs: int) -> dict[str, Callable[[Path, random.Random], str | None]]:
     table: dict[str, Callable[[Path, random.Random], str | None]] = {
         f"binding {name}": binding_fault(name, jobs) for name in CAUSES}
     table.update({"sigkill report": sigkill_report, "sigkill fuzz": sigkill_fuzz,
                   "torn log line": torn_log, "full disk (tmpfs)": full_disk,
                   "source tree": source_tree, "unterminated comment/string": unterminated,
-                  "fuzz after a dead worker": dead_worker_fuzz})
+                  "fuzz after a dead worker": dead_worker_fuzz,
+                  "generate, a module ends its worker": generate_fault})
     return table
 
 

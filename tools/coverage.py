@@ -5,6 +5,7 @@ Usage::
 
     python tools/coverage.py [--examples N] [--sweep N] [--out docs/coverage.md]
                              [--describe NAME=TEXT ...] [--extreme] [PROJECT ...]
+                             [--benchmark] [--rows FILE]
 
 Every project under ``tests/fixtures/projects/``, ``tests/fixtures/mathlib`` and
 ``tests/fixtures/competition`` is measured,
@@ -29,6 +30,11 @@ round each was first measured (``round = "tuned"`` for files earlier rounds meas
 leanmirror on, else the round's date; per file under ``[[file]]`` or for the whole directory at
 the top level). Each round of a directory is its own row, and rows of files never measured
 before a round are reported apart, as that round's *first look*: what a new user meets.
+
+With ``--benchmark`` only the projects named on the command line are measured (a public
+benchmark such as miniF2F, or ``tests/fixtures/competition`` for Compfiles), and the page also
+breaks down the inconclusive rows by reason; ``--rows FILE`` writes every theorem row (status,
+reason, method, rejected draws) as JSON lines, for diffing two runs.
 
 In a project whose theorems are all proved (the vendored Mathlib files, the public projects),
 every ``refuted`` and every ``error`` is a leanmirror bug; their names are listed.
@@ -67,6 +73,9 @@ EXTREMES = (0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-200, 1e-100
             1e30, 1e100, 1e200, 1e300)
 #: ``real_bound`` of a re-checked plan, so that unbounded real ranges reach ``1e300``.
 EXTREME_BOUND = 1e300
+#: Hand-checked findings on public benchmarks (misformalized statements refuted), included in
+#: the page as they are: written by whoever checked each by hand, not generated.
+BENCHMARK_FINDINGS = REPO / "docs" / "benchmark-findings.md"
 #: Before the ``error`` status existed, a failure inside a check was reported with this reason.
 _INTERNAL_ERROR = "leanmirror internal error"
 
@@ -83,6 +92,8 @@ class Figures:
     refuted: int = 0
     error: int = 0
     inconclusive: int = 0
+    #: Inconclusive rows by their reason, normalized (:func:`inconclusive_key`).
+    undecided: Counter = field(default_factory=Counter)
     notation: Counter = field(default_factory=Counter)
     blockers: Counter = field(default_factory=Counter)
     refuted_names: list[str] = field(default_factory=list)
@@ -136,6 +147,17 @@ def blocker(result, notation: dict[str, str]) -> str:
 
     parsed = notation.get(result.name) if "did not parse" in (result.reason or "") else None
     return blocker_key(result.mirror_status, result.reason, parsed)
+
+
+def inconclusive_key(reason: str | None) -> str:
+    """An inconclusive row's reason with its particulars (draw counts, values, names after a
+    colon) dropped, so equal causes group together."""
+    text = " ".join((reason or "no reason given").split())
+    head = text.split(": ", 1)[0].split(" (", 1)[0]
+    words = ["N" if word.strip(",.;%").replace(".", "", 1).isdigit() else word
+             for word in head.split()]
+    key = " ".join(words)
+    return key if len(key) <= 90 else key[:87] + "..."
 
 
 def statement_constructs(diagnostics: Iterable) -> dict[str, str]:
@@ -192,6 +214,7 @@ def tally(name: str, run_result, modules: set[str] | None = None) -> Figures:
             figures.error_names.append(result.name)
         elif status == "inconclusive":
             figures.inconclusive += 1
+            figures.undecided[inconclusive_key(result.reason)] += 1
         elif status in BLOCKED:
             figures.blockers[blocker(result, constructs)] += 1
     figures.notation = unknown_notation(diagnostics)
@@ -345,6 +368,16 @@ def render(measured: list[Figures], notes: list[str], command: str,
     lines += ["", "## What blocks coverage (untranslatable / unbound reasons)", ""]
     lines += _table(["reason", "theorems"],
                     [[_cell(b), str(n)] for b, n in blockers.most_common()]) if blockers else ["none"]
+    undecided: Counter = Counter()
+    for f in measured:
+        undecided.update(f.undecided)
+    if undecided:
+        lines += ["", "## Why rows are inconclusive", ""]
+        lines += _table(["reason", "theorems"], [[_cell(b), str(n)] for b, n in undecided.most_common()])
+    if BENCHMARK_FINDINGS.is_file():
+        lines += ["", "## Known-false benchmark statements (checked by hand)", "",
+                  f"Included from `{BENCHMARK_FINDINGS.relative_to(REPO)}`.", "",
+                  BENCHMARK_FINDINGS.read_text(encoding="utf-8").strip()]
     if extreme:
         lines += ["", "## Extreme-magnitude pass", ""] + extreme
     if mutation:
@@ -451,6 +484,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="where project NAME (its directory name) comes from; repeatable")
     parser.add_argument("--extreme", action="store_true",
                         help="re-check every tested theorem of the proved sets with extreme draws")
+    parser.add_argument("--benchmark", action="store_true",
+                        help="measure only the PROJECTs given (no fixtures); break down inconclusive rows")
+    parser.add_argument("--rows", type=Path, default=None, metavar="FILE",
+                        help="also write every theorem row (status, reason, method) as JSON lines")
     parser.add_argument("--findings", type=Path, default=None, metavar="FILE",
                         help="also write every refuted/error row (both passes) as JSON lines")
     args = parser.parse_args(argv)
@@ -462,14 +499,14 @@ def main(argv: list[str] | None = None) -> int:
         described[name] = text
     if args.examples < 1 or args.sweep < 0:
         parser.error(f"--examples must be ≥ 1 and --sweep ≥ 0, got {args.examples} and {args.sweep}")
-    targets = fixture_projects()
+    targets = [] if args.benchmark else fixture_projects()
     notes = []
     for path in args.projects:
         if path.is_dir():
             targets.append((path.name, path))
         else:
             notes.append(f"{path}: not found here, skipped")
-    measured, passes, findings = [], [], []
+    measured, passes, findings, every = [], [], [], []
     for name, path in targets:
         started = time.monotonic()
         rows, run_result = measure(name, path, args.examples, args.sweep)
@@ -482,6 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {time.monotonic() - started:.0f} s")
         if run_result is None:
             continue
+        every += [theorem_row(name, r) for r in run_result.results if r.kind == "theorem"]
         findings += [finding_row(name, "ordinary", r) for r in run_result.results
                      if r.kind == "theorem" and (r.mirror_status == "refuted" or is_error(r))]
         if args.extreme and name.startswith(PROVED_SETS):
@@ -497,11 +535,22 @@ def main(argv: list[str] | None = None) -> int:
     extreme = extreme_section(passes) if args.extreme else None
     args.out.write_text(render(measured, notes, command, described, mutation, extreme), encoding="utf-8")
     print(f"wrote {args.out}")
+    if args.rows is not None:
+        args.rows.write_text("".join(json.dumps(r, default=str, ensure_ascii=False) + "\n"
+                                     for r in every), encoding="utf-8")
+        print(f"wrote {args.rows} ({len(every)} rows)")
     if args.findings is not None:
         args.findings.write_text("".join(json.dumps(f, default=str, ensure_ascii=False) + "\n"
                                          for f in findings), encoding="utf-8")
         print(f"wrote {args.findings} ({len(findings)} rows)")
     return 0
+
+
+def theorem_row(project: str, result) -> dict:
+    """One theorem row for ``--rows``: its status and how it was reached."""
+    return {"project": project, "name": result.name, "status": result.mirror_status,
+            "reason": result.reason, "method": result.method, "rejected": result.rejected,
+            "examples": result.examples, "duration": round(result.duration, 3)}
 
 
 def finding_row(project: str, kind: str, result) -> dict:

@@ -120,18 +120,32 @@ def _normalised_rows(kernel: Callable, eps: Any, x: Any, rest: tuple, mean: bool
     per-feature (``w[B, H]``)."""
     x = _floats(x)
     eps = _floats(eps)
-    total = np.sum(x * x, axis=-1)
-    if mean:
-        total = total / x.shape[-1]
-    eps_rows = np.broadcast_to(eps.reshape(eps.shape + (1,) * (total.ndim - eps.ndim)),
-                               total.shape)
-    good = total + eps_rows > 0
+    top = np.max(np.abs(x), axis=-1) if x.shape[-1] else np.zeros(x.shape[:-1])
+    eps_rows = np.broadcast_to(eps.reshape(eps.shape + (1,) * (top.ndim - eps.ndim)),
+                               top.shape)
+    good = _normaliser_positive(x, top, eps_rows, mean)
     out = np.zeros(x.shape)
     if good.any():
         picked = [np.asarray(r)[good] if has_rows else _per_row_of(np.asarray(r), x)[good]
                   for r, has_rows in zip(rest, rows_of)]
         out[good] = kernel(eps_rows[good], x[good], *picked)
     return out
+
+
+def _normaliser_positive(x: np.ndarray, top: np.ndarray, eps: np.ndarray,
+                         mean: bool) -> np.ndarray:
+    """Whether ``Σ x² (/ H) + eps > 0`` per row, without squaring ``x`` (whose squares
+    overflow above 1.3e154 and underflow below 1.5e-154). ``Σ x² > 0`` iff some entry is
+    nonzero, so with ``eps >= 0`` the sign is exact; with ``eps < 0`` it is the sign of
+    ``Σ (x/c)² (/ H) + eps/c²`` for ``c = max(max|x|, √-eps)``, a number in ``[-1, H]``."""
+    c = np.maximum(top, np.sqrt(np.abs(eps)))
+    safe = np.where(c > 0, c, 1.0)
+    y = x / safe[..., None]
+    total = np.sum(y * y, axis=-1)
+    if mean and x.shape[-1]:
+        total = total / x.shape[-1]
+    scaled = total + (eps / safe) / safe > 0
+    return np.where(eps >= 0, (eps > 0) | (top > 0), scaled)
 
 
 def _per_row_of(w: np.ndarray, x: np.ndarray) -> np.ndarray:

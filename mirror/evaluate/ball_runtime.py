@@ -259,7 +259,7 @@ class BallRuntime(BallFunctions, NumpyRuntime):
     def sup_range(self, body, lo, hi):
         return self._reduce("sup", body, lo, hi,
                             lambda: self._fold(body, lo, hi, 0, np.frompyfunc(
-                                lambda a, b: self._extremum((a, b), 1).item(), 2, 1)))
+                                lambda a, b: np.asarray(self._extremum((a, b), 1), dtype=object).item(), 2, 1)))
 
     def _term(self, value):
         return self.batched(np.asarray(value, dtype=object))

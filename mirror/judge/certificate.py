@@ -4,9 +4,15 @@ A certificate states the exact draw (integers and rationals as strings — a flo
 its exact dyadic value), how the search decided it, and for each hypothesis and the
 conclusion its decision, the method and the enclosures of its relations (the difference of
 the two sides, midpoint and radius as exact rational strings). It is re-verified by the
-independent checker (:mod:`mirror.judge.checker`), which never runs the search's code::
+independent checker (:mod:`mirror.judge.checker`), which never runs the search's code.
 
-    {"format": "leanmirror-certificate", "version": 1, "statement": "Toy.foo",
+Version 2 adds arrays (nested lists of exact numbers: ``List``, ``Finset`` membership,
+``Fin n → ℝ``, sampled prefixes of ``ℕ → ℝ``), ``"⊤"`` as a draw value (``⊤ : ℝ≥0∞``,
+which no rational is) and relations
+with ``⊤`` on a side, whose ``difference`` is ``{"top": "left" | "right" | "both"}`` (the side
+that is ``⊤``); a version-1 certificate has neither and is still read::
+
+    {"format": "leanmirror-certificate", "version": 2, "statement": "Toy.foo",
      "draw": {"x": "1/1000000000000000000000000000000"},
      "decision": {"method": "ball arithmetic at 128 bits"},
      "hypotheses": [{"name": "hx", "decision": "true", "method": "…",
@@ -29,7 +35,11 @@ from bridge.errors import LeanMirrorError
 from mirror.judge.checker import CheckerError, evaluate_parts
 
 FORMAT = "leanmirror-certificate"
-VERSION = 1
+VERSION = 2
+#: The versions :func:`validate` reads (1: no ``⊤``).
+VERSIONS = (1, 2)
+#: ``⊤ : ℝ≥0∞`` as a draw value (from version 2).
+TOP_TEXT = "⊤"
 
 
 class CertificateError(LeanMirrorError, ValueError):
@@ -37,8 +47,15 @@ class CertificateError(LeanMirrorError, ValueError):
 
 
 def exact_text(value: Any) -> Any:
-    """A draw value as exact text: an integer, or a rational ``p/q`` (a float64 exactly);
-    arrays as nested lists."""
+    """A draw value as exact text: an integer, a rational ``p/q`` (a float64 exactly), or
+    :data:`TOP_TEXT` for ``+∞`` (only ℝ≥0∞ draws ``⊤``; the checker rejects it anywhere
+    else); arrays as nested lists."""
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, sp.Basic):
+        if not value.is_Rational:
+            raise CertificateError(f"the point {value} is not rational (no exact text form)")
+        return str(Fraction(int(value.p), int(value.q)))
     arr = np.asarray(value)
     if arr.ndim:
         return [exact_text(v) for v in arr]
@@ -48,24 +65,34 @@ def exact_text(value: Any) -> Any:
     if isinstance(item, int):
         return str(item)
     if isinstance(item, float):
+        if item == float("inf"):
+            return TOP_TEXT
         if not np.isfinite(item):
             raise CertificateError(f"a non-finite draw {item} has no exact value")
         return str(Fraction(item))
     raise CertificateError(f"a draw of type {type(item).__name__} has no exact text form")
 
 
-def parse_draw(draw: dict[str, Any]) -> dict[str, sp.Basic]:
-    """The certificate's draw as exact sympy numbers (scalars only)."""
-    values = {}
-    for name, text in draw.items():
-        if not isinstance(text, str):
-            raise CertificateError(f"draw {name}: expected an exact number as a string, got "
-                                   f"{type(text).__name__} (the checker takes scalar draws)")
-        try:
-            values[name] = sp.Rational(Fraction(text))
-        except (ValueError, ZeroDivisionError):
-            raise CertificateError(f"draw {name}: {text!r} is not an integer or p/q") from None
-    return values
+def parse_draw(draw: dict[str, Any], version: int = VERSION) -> dict[str, sp.Basic]:
+    """The certificate's draw as exact sympy numbers (from version 2 also ``⊤`` as ``oo``, and
+    arrays as nested tuples)."""
+    return {name: _parse_value(name, text, version) for name, text in draw.items()}
+
+
+def _parse_value(name: str, text: Any, version: int) -> Any:
+    """One drawn value: an exact number, or (from version 2) an array as nested lists."""
+    if isinstance(text, list) and version >= 2:
+        return tuple(_parse_value(name, item, version) for item in text)
+    if not isinstance(text, str):
+        raise CertificateError(f"draw {name}: expected an exact number as a string"
+                               + (" or a list of them" if version >= 2 else "")
+                               + f", got {type(text).__name__}")
+    if text == TOP_TEXT and version >= 2:
+        return sp.oo
+    try:
+        return sp.Rational(Fraction(text))
+    except (ValueError, ZeroDivisionError):
+        raise CertificateError(f"draw {name}: {text!r} is not an integer or p/q") from None
 
 
 def _decision_text(value: bool | None) -> str:
@@ -101,8 +128,9 @@ def validate(data: Any, where: str = "certificate") -> dict[str, Any]:
         raise CertificateError(f"{where}: expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise CertificateError(f"{where}: format {data.get('format')!r}, expected {FORMAT!r}")
-    if data.get("version") != VERSION:
-        raise CertificateError(f"{where}: version {data.get('version')!r}, expected {VERSION}")
+    if data.get("version") not in VERSIONS:
+        raise CertificateError(f"{where}: version {data.get('version')!r}, expected one of "
+                               f"{', '.join(map(str, VERSIONS))}")
     for key, kind in (("statement", str), ("draw", dict), ("hypotheses", list),
                       ("conclusion", dict)):
         if not isinstance(data.get(key), kind):
@@ -123,5 +151,5 @@ def read(path: str | Path) -> dict[str, Any]:
     return validate(data, f"--certificate {path}")
 
 
-__all__ = ["FORMAT", "VERSION", "CertificateError", "build", "exact_text", "parse_draw",
+__all__ = ["FORMAT", "TOP_TEXT", "VERSION", "VERSIONS", "CertificateError", "build", "exact_text", "parse_draw",
            "read", "validate"]

@@ -8,34 +8,30 @@ this module's own evaluator. A relation is decided only by its enclosure (``a = 
 exactly); a junk branch only when its guard is decided. The certificate is accepted when every
 hypothesis is decided true, the conclusion decided false, and every enclosure the certificate
 states overlaps the recomputed one and decides what it claims.
+
+``ℝ≥0∞``'s ``⊤`` (a draw written ``"⊤"``, certificate version 2, or sympy's ``oo`` in the
+statement) is the checker's own value :data:`~mirror.judge.checker_values.TOP`, evaluated by
+Mathlib's rules in :mod:`mirror.judge.checker_values` (the checker's numbers, shared with no
+search code).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import sympy as sp
 from flint import acb, arb, ctx, fmpq
 
-from bridge.errors import LeanMirrorError
-from mirror.translate import big_operators, digits, integers, reals
+from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
+                                         _difference, _exact, _no_top, _pow, _top)
+from mirror.translate import big_operators, matrices, recursive_nodes, vocabulary
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
 #: Precisions the checker tries, in bits.
 PRECISIONS = (128, 512, 2048, 8192)
-
-
-class CheckerError(LeanMirrorError, ValueError):
-    """The checker cannot evaluate a construct of the statement (the certificate is then
-    rejected with this reason, never accepted)."""
-
-
-class Undecided(ArithmeticError):
-    """A guard or a relation the enclosures do not decide at this precision."""
 
 
 @dataclass
@@ -47,202 +43,6 @@ class Verdict:
 
     def line(self, name: str) -> str:
         return f"{'accepted' if self.accepted else 'rejected'}: {name}: {self.reason}"
-
-
-# ---- numbers ------------------------------------------------------------------------------------
-
-
-def _exact(value) -> bool:
-    return isinstance(value, (int, fmpq))
-
-
-def _ball(value):
-    if isinstance(value, (arb, acb)):
-        return value
-    return arb(value)
-
-
-def _sign(value) -> int:
-    """The decided sign of a real number; :class:`Undecided` otherwise. (The search's
-    :func:`mirror.evaluate.balls.sign_of` is deliberately not reused: the checker shares no
-    deciding code with the search.)"""
-    if _exact(value):
-        return (value > 0) - (value < 0)
-    if isinstance(value, acb):
-        if not value.imag.is_zero():
-            raise Undecided("the sign of a complex number")
-        value = value.real
-    if value.is_zero():
-        return 0
-    if value > 0:
-        return 1
-    if value < 0:
-        return -1
-    raise Undecided("a sign the enclosure does not decide")
-
-
-def _positive_real(value, what: str):
-    if _sign(value) <= 0:
-        raise Undecided(f"{what} of a number not decided positive")
-    return _ball(value)
-
-
-def _log(x):
-    return _positive_real(x, "log").log()
-
-
-def _sqrt(x):
-    return 0 if _sign(x) == 0 else _positive_real(x, "sqrt").sqrt()
-
-
-def _pow(base, exponent):
-    if isinstance(exponent, int):
-        if _exact(base):
-            if base == 0 and exponent < 0:
-                raise CheckerError("0 to a negative power in the sympy form")
-            return fmpq(base) ** exponent if exponent < 0 else base ** exponent
-        return base ** exponent
-    if _exact(exponent) and exponent == fmpq(1, 2):
-        return _sqrt(base)
-    return (_positive_real(base, "a real power") .log() * _ball(exponent)).exp()
-
-
-def _lean_div(a, b):
-    s = _sign(b)
-    if s == 0:
-        return 0
-    if _exact(a) and _exact(b):
-        return fmpq(a) / b
-    return _ball(a) / _ball(b)
-
-
-def _lean_log(x):
-    s = _sign(x)
-    return 0 if s == 0 else _ball(abs(x)).log()
-
-
-def _lean_sqrt(x):
-    return 0 if _sign(x) <= 0 else _ball(x).sqrt()
-
-
-def _lean_rpow(x, y):
-    s = _sign(x)
-    if s == 0:
-        return 1 if _sign(y) == 0 else 0
-    magnitude = (_ball(abs(x)).log() * _ball(y)).exp()
-    return magnitude if s > 0 else magnitude * (_ball(y) * arb.pi()).cos()
-
-
-def _lean_ratio(num: str, den: str) -> Callable:
-    def evaluate(x):
-        d = getattr(_ball(x), den)()
-        return 0 if _sign(d) == 0 else getattr(_ball(x), num)() / d
-
-    return evaluate
-
-
-def _lean_arcsin(x):
-    if _sign(_difference(x, 1)) >= 0:
-        return arb.pi() / 2
-    if _sign(_difference(x, -1)) <= 0:
-        return -arb.pi() / 2
-    return _ball(x).asin()
-
-
-def _difference(a, b):
-    if _exact(a) and _exact(b):
-        return fmpq(a) - b
-    return _ball(a) - _ball(b)
-
-
-def _extremum(pick_first: Callable) -> Callable:
-    def evaluate(*values):
-        out = values[0]
-        for v in values[1:]:
-            out = out if pick_first(_sign(_difference(out, v))) else v
-        return out
-
-    return evaluate
-
-
-def _integer(method: str) -> Callable:
-    def evaluate(x):
-        if isinstance(x, int):
-            return x
-        if isinstance(x, fmpq):
-            return int(getattr(x, method)())
-        value = getattr(_ball(x), method)().unique_fmpz()
-        if value is None:
-            raise Undecided(f"the {method} of a ball")
-        return int(value)
-
-    return evaluate
-
-
-def _on_integers(fn: Callable) -> Callable:
-    """An integer function (ℕ/ℤ division and remainder with Lean's junk values, digits…) on
-    exact integer arguments; undecided on anything else."""
-    def evaluate(*xs):
-        ints = []
-        for x in xs:
-            if isinstance(x, fmpq) and x.q == 1:
-                x = int(x.p)
-            if not isinstance(x, int):
-                raise Undecided("an integer function of a value that is not an exact integer")
-            ints.append(x)
-        return fn(*ints)
-
-    return evaluate
-
-
-def _rational_part(part: str) -> Callable:
-    """``Rat.num`` / ``Rat.den`` of an exact rational (``fmpq`` is kept in lowest terms)."""
-    def evaluate(x):
-        if isinstance(x, int):
-            return x if part == "p" else 1
-        if isinstance(x, fmpq):
-            return int(getattr(x, part))
-        raise Undecided("the numerator or denominator of a value that is not exact")
-
-    return evaluate
-
-
-#: sympy function classes → their rigorous evaluation on the evaluated arguments.
-_FUNCTIONS: dict[type, Callable] = {
-    integers.NatMod: _on_integers(integers.int_emod),
-    integers.NatDiv: _on_integers(lambda a, b: 0 if b == 0 else a // b),
-    integers.IntDiv: _on_integers(integers.int_ediv),
-    integers.NatSub: _on_integers(lambda a, b: max(a - b, 0)),
-    integers.NatGcd: _on_integers(math.gcd),
-    integers.NatLcm: _on_integers(math.lcm),
-    integers.RatNum: _rational_part("p"),
-    integers.RatDen: _rational_part("q"),
-    digits.DigitSum: _on_integers(digits.digit_sum),
-    digits.DigitLength: _on_integers(digits.digit_length),
-    digits.Digit: _on_integers(digits.digit_at),
-    sp.exp: lambda x: _ball(x).exp(),
-    sp.log: _log,
-    sp.sin: lambda x: _ball(x).sin(),
-    sp.cos: lambda x: _ball(x).cos(),
-    sp.tan: lambda x: _ball(x).tan(),
-    sp.atan: lambda x: _ball(x).atan(),
-    sp.sinh: lambda x: _ball(x).sinh(),
-    sp.cosh: lambda x: _ball(x).cosh(),
-    sp.tanh: lambda x: _ball(x).tanh(),
-    sp.Abs: lambda x: abs(x),
-    sp.sign: _sign,
-    sp.floor: _integer("floor"),
-    sp.ceiling: _integer("ceil"),
-    sp.Max: _extremum(lambda s: s >= 0),
-    sp.Min: _extremum(lambda s: s <= 0),
-    reals.LeanDiv: _lean_div,
-    reals.LeanLog: _lean_log,
-    reals.LeanSqrt: _lean_sqrt,
-    reals.LeanRpow: _lean_rpow,
-    reals.LeanTan: _lean_ratio("sin", "cos"),
-    reals.LeanCot: _lean_ratio("cos", "sin"),
-    reals.LeanArcsin: _lean_arcsin,
-}
 
 
 def number(expr: sp.Basic, env: dict):
@@ -259,6 +59,8 @@ def number(expr: sp.Basic, env: dict):
     if isinstance(expr, sp.Float):
         exact = Fraction(*sp.Rational(expr).as_numer_denom())
         return fmpq(exact.numerator, exact.denominator)
+    if expr is sp.oo:
+        return TOP
     if expr is sp.pi:
         return arb.pi()
     if expr is sp.E:
@@ -268,36 +70,101 @@ def number(expr: sp.Basic, env: dict):
     if isinstance(expr, sp.Add):
         total = 0
         for arg in expr.args:
-            total = total + number(arg, env)
+            total = total + _no_top(number(arg, env), "+")
         return total
     if isinstance(expr, sp.Mul):
         product = 1
         for arg in expr.args:
-            product = product * number(arg, env)
+            product = product * _no_top(number(arg, env), "*")
         return product
     if isinstance(expr, sp.Pow):
         return _pow(number(expr.base, env), number(expr.exp, env))
     if isinstance(expr, (big_operators.FinMax, big_operators.FinMin)):
         return _range_extremum(expr, env)
-    for cls, evaluate in _FUNCTIONS.items():
+    if isinstance(expr, (big_operators.FinSum, big_operators.FinProd)):
+        total = 0 if isinstance(expr, big_operators.FinSum) else 1
+        for term in _range_terms(expr, env):
+            total = (total + number(*term)) if isinstance(expr, big_operators.FinSum) \
+                else total * number(*term)
+        return total
+    if isinstance(expr, vocabulary.Index):
+        return _index(expr, env)
+    if isinstance(expr, (recursive_nodes.RecursiveEval, recursive_nodes.RecursiveCall)):
+        return _recursive(expr, env)
+    if isinstance(expr, vocabulary.LeanIte):
+        condition = proposition(expr.args[0], env, [])
+        if condition is None:
+            raise Undecided("the condition of an if-then-else")
+        return number(expr.args[1] if condition else expr.args[2], env)
+    for cls, evaluate in FUNCTIONS.items():
         if isinstance(expr, cls):
             return evaluate(*(number(arg, env) for arg in expr.args))
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
 
 
+#: The most terms of a finite sum, product or bounded quantifier the checker evaluates.
+RANGE_LIMIT = 4096
+
+
+def _range_terms(expr: sp.Basic, env: dict) -> list[tuple[sp.Basic, dict]]:
+    """``(body, env with its index bound)`` for each index of ``[lo, hi)`` of a finite
+    big operator (the body evaluated by this module with the index in its environment, not
+    substituted by sympy)."""
+    body, lo, hi = expr.args
+    if not isinstance(body, sp.Lambda) or len(body.variables) != 1:
+        raise CheckerError(f"a big operator over {type(body).__name__}, not a one-index body")
+    low, high = number(lo, env), number(hi, env)
+    if not (isinstance(low, int) and isinstance(high, int)):
+        raise CheckerError("a big operator whose bounds are not exact integers")
+    if high - low > RANGE_LIMIT:
+        raise CheckerError(f"a big operator over {high - low} indices (beyond {RANGE_LIMIT})")
+    index = body.variables[0]
+    return [(body.expr, {**env, index: j}) for j in range(low, max(low, high))]
+
+
 def _range_extremum(expr: sp.Basic, env: dict):
-    """``max``/``min`` of a ``Lambda`` over ``[lo, hi)`` (exact integer bounds); the empty
-    range's value, or undecided where it is marked unreachable (``nan``)."""
+    """``max``/``min`` over ``[lo, hi)`` (``Finset.sup'``, ``⨆ i : Fin n``); the empty range's
+    value, or undecided where it is marked unreachable (``nan``: a ``sup'`` needs a proof
+    that its set is nonempty)."""
     body, lo, hi, empty = expr.args
-    lo, hi = (_on_integers(lambda v: v)(number(b, env)) for b in (lo, hi))
-    (var,) = body.variables
-    values = [number(body.expr, {**env, var: j}) for j in range(lo, hi)]
+    values = [number(*term) for term in _range_terms(sp.Tuple(body, lo, hi), env)]
     if not values:
         if empty is sp.nan:
             raise Undecided("a sup'/inf' of an empty set (unreachable in Lean)")
         return number(empty, env)
-    pick = (lambda s: s >= 0) if isinstance(expr, big_operators.FinMax) else (lambda s: s <= 0)
-    return _extremum(pick)(*values)
+    pick = FUNCTIONS[sp.Max if isinstance(expr, big_operators.FinMax) else sp.Min]
+    return pick(*values)
+
+
+#: The most calls of a recursive definition one evaluation makes (Lean's recursion
+#: terminates; the checker's budget keeps it bounded all the same).
+CALL_LIMIT = 100_000
+#: The environment's keys for the recursive system being evaluated and its call count.
+_SYSTEM, _CALLS = "system", "calls"
+
+
+def _recursive(expr: sp.Basic, env: dict):
+    """A member of a recursive system (``RecursiveEval``: applied in the statement, the
+    system its second argument; ``RecursiveCall``: inside a body, the system being
+    evaluated) on its evaluated arguments: the member's body evaluated by this module with
+    its parameters bound."""
+    if isinstance(expr, (recursive_nodes.RecursiveEval, recursive_nodes.RecursiveEvalTruth)):
+        name, system, *args = expr.args
+        calls = [0]
+    else:
+        (name, *args), system, calls = expr.args, env.get(_SYSTEM), env.get(_CALLS)
+        if system is None:
+            raise CheckerError(f"a recursive call of {name} outside its definition")
+    members = {entry.args[0].name: entry.args[1:] for entry in system.args}
+    if name.name not in members:
+        raise CheckerError(f"the recursive system has no member {name.name}")
+    body, truth = members[name.name]
+    calls[0] += 1
+    if calls[0] > CALL_LIMIT:
+        raise CheckerError(f"more than {CALL_LIMIT} recursive calls")
+    values = [number(a, env) for a in args]
+    inner = {**dict(zip(body.variables, values)), _SYSTEM: system, _CALLS: calls}
+    return proposition(body.expr, inner, []) if truth is sp.true else number(body.expr, inner)
 
 
 # ---- propositions -----------------------------------------------------------------------------
@@ -326,10 +193,43 @@ def _dyadic(value: arb) -> Fraction:
     return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
+#: A relation with ``⊤`` on a side, decided by the order of ℝ≥0∞ (``⊤`` the greatest):
+#: the sign of ``a − b`` (+1: only ``a`` is ⊤, −1: only ``b``, 0: both) → its truth.
+_TOP_RELATIONS = {"=": lambda sign: sign == 0, "<": lambda sign: sign < 0,
+                  "≤": lambda sign: sign <= 0}
+_TOP_SIDES = {1: "left", -1: "right", 0: "both"}
+
+
+def _top_relation(kind: str, a, b, trace: list) -> bool:
+    sign = _compare(a, b)
+    value = _TOP_RELATIONS[kind](sign)
+    trace.append({"relation": kind, "difference": {"top": _TOP_SIDES[sign]},
+                  "decision": "true" if value else "false"})
+    return value
+
+
 def _relation(kind: str, a: sp.Basic, b: sp.Basic, env: dict, trace: list) -> bool | None:
-    """``a <kind> b`` decided by the enclosure of ``a − b`` (``None``: undecided)."""
+    """``a <kind> b`` decided by the enclosure of ``a − b`` (``None``: undecided); a side
+    that is ``⊤`` decides it by the order of ℝ≥0∞."""
     try:
-        low, high = _interval(_difference(number(a, env), number(b, env)))
+        left, right = number(a, env), number(b, env)
+    except Undecided:
+        trace.append({"relation": kind, "difference": None, "decision": "undecided"})
+        return None
+    return _decide(kind, left, right, trace)
+
+
+def _decide(kind: str, left, right, trace: list) -> bool | None:
+    """``left <kind> right`` on evaluated values (see :func:`_relation`); arrays are equal
+    when every entry is."""
+    if isinstance(left, tuple) or isinstance(right, tuple):
+        if kind != "=":
+            raise CheckerError(f"an order {kind} between arrays")
+        return _and([_decide("=", x, y, trace) for x, y in _entry_pairs(left, right)])
+    try:
+        if _top(left) or _top(right):
+            return _top_relation(kind, left, right, trace)
+        low, high = _interval(_difference(left, right))
     except Undecided:
         trace.append({"relation": kind, "difference": None, "decision": "undecided"})
         return None
@@ -342,6 +242,19 @@ def _relation(kind: str, a: sp.Basic, b: sp.Basic, env: dict, trace: list) -> bo
     trace.append({"relation": kind, "difference": {"mid": str(mid), "rad": str(rad)},
                   "decision": {True: "true", False: "false", None: "undecided"}[value]})
     return value
+
+
+def _entry_pairs(left, right) -> list:
+    """The entries of two arrays of one shape, side by side (rows first)."""
+    if not (isinstance(left, tuple) and isinstance(right, tuple)):
+        raise CheckerError("an array equation between values that are not both arrays")
+    if len(left) != len(right):
+        raise CheckerError(f"an array equation between {len(left)} and {len(right)} entries")
+    pairs = []
+    for x, y in zip(left, right):
+        pairs.extend(_entry_pairs(x, y) if isinstance(x, tuple) or isinstance(y, tuple)
+                     else [(x, y)])
+    return pairs
 
 
 def _not(value):
@@ -377,6 +290,25 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
         return _relation("≤", expr.rhs, expr.lhs, env, trace)
     if isinstance(expr, sp.Not):
         return _not(proposition(expr.args[0], env, trace))
+    if isinstance(expr, (big_operators.FinAll, big_operators.FinExists)):
+        values = [proposition(body, inner, trace) for body, inner in _range_terms(expr, env)]
+        return (_and if isinstance(expr, big_operators.FinAll) else _or)(values)
+    if isinstance(expr, (recursive_nodes.RecursiveEvalTruth, recursive_nodes.RecursiveTruth)):
+        return _recursive(expr, env)
+    if isinstance(expr, vocabulary.PropIte):
+        condition = proposition(expr.args[0], env, [])
+        if condition is None:
+            return None
+        return proposition(expr.args[1] if condition else expr.args[2], env, trace)
+    if isinstance(expr, matrices.ArrayEq):
+        left, right = (number(side, env) for side in expr.args)
+        pairs = _entry_pairs(left, right)
+        return _and([_decide("=", x, y, trace) for x, y in pairs])
+    if isinstance(expr, vocabulary.Holds):
+        value = number(expr.args[0], env)
+        if value not in (0, 1):
+            raise CheckerError(f"a proposition read from data that is not 0 or 1 ({value})")
+        return bool(value)
     if isinstance(expr, sp.And):
         return _and([proposition(arg, env, trace) for arg in expr.args])
     if isinstance(expr, sp.Or):
@@ -387,6 +319,27 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
         values = [proposition(arg, env, trace) for arg in expr.args]
         return None if None in values else len(set(values)) == 1
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
+
+
+def _draw_value(value: Any, env: dict) -> Any:
+    """A drawn value: a number, or an array as nested tuples of numbers."""
+    if isinstance(value, tuple):
+        return tuple(_draw_value(v, env) for v in value)
+    return number(value, env)
+
+
+def _index(expr: sp.Basic, env: dict):
+    """``f i j …`` on a drawn array; an index beyond the drawn part is undecided (the draw
+    says nothing there)."""
+    value = number(expr.args[0], env)
+    for position in expr.args[1:]:
+        i = number(position, env)
+        if not isinstance(value, tuple) or not isinstance(i, int):
+            raise CheckerError(f"an index {i} into a value that is not a drawn array")
+        if not 0 <= i < len(value):
+            raise Undecided(f"the index {i} beyond the {len(value)} drawn entries")
+        value = value[i]
+    return value
 
 
 def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, Any]:
@@ -400,7 +353,7 @@ def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, An
             continue
         if variable.name not in draw:
             raise CheckerError(f"the draw has no value for the variable {variable.name}")
-        env[variable.symbol] = number(draw[variable.name], env)
+        env[variable.symbol] = _draw_value(draw[variable.name], env)
     for definition in getattr(statement, "definitions", []):
         env[definition.symbol] = number(definition.expr, env)
     return env
@@ -423,6 +376,8 @@ def evaluate_parts(statement: Any, draw: dict[str, sp.Basic]) -> dict[str, Any]:
                     value = proposition(expr, environment(statement, draw), trace)
                 except Undecided:
                     value = None
+                except (TypeError, ZeroDivisionError) as exc:  # (an array where a number is)
+                    raise CheckerError(f"{type(exc).__name__}: {exc}"[:200]) from None
             finally:
                 ctx.prec = previous
             if value is not None:
@@ -451,12 +406,17 @@ def _consistent(stated: list, computed: list, what: str) -> str | None:
             return f"{what}: relation {i + 1} is {mine['relation']}, not {theirs.get('relation')}"
         if mine["difference"] is None or theirs.get("difference") is None:
             continue
-        low, high = _stated_interval(theirs["difference"])
-        my_low, my_high = _stated_interval(mine["difference"])
-        if high < my_low or my_high < low:
-            return (f"{what}: the stated enclosure of relation {i + 1} "
-                    f"[{float(low):.6g}, {float(high):.6g}] does not contain its value "
-                    f"[{float(my_low):.6g}, {float(my_high):.6g}]")
+        if "top" in mine["difference"] or "top" in theirs["difference"]:
+            if theirs["difference"] != mine["difference"]:
+                return (f"{what}: relation {i + 1} is stated with difference "
+                        f"{theirs['difference']}, evaluated {mine['difference']}")
+        else:
+            low, high = _stated_interval(theirs["difference"])
+            my_low, my_high = _stated_interval(mine["difference"])
+            if high < my_low or my_high < low:
+                return (f"{what}: the stated enclosure of relation {i + 1} "
+                        f"[{float(low):.6g}, {float(high):.6g}] does not contain its value "
+                        f"[{float(my_low):.6g}, {float(my_high):.6g}]")
         if theirs.get("decision") != mine["decision"] and mine["decision"] != "undecided":
             return (f"{what}: relation {i + 1} is stated {theirs.get('decision')}, "
                     f"evaluated {mine['decision']}")
@@ -498,5 +458,5 @@ def check(statement: Any, certificate: dict[str, Any], draw: dict[str, sp.Basic]
                    f"(re-evaluated from the sympy form with balls at {bits} bits)")
 
 
-__all__ = ["CheckerError", "PRECISIONS", "Verdict", "check", "evaluate_parts", "number",
+__all__ = ["CheckerError", "PRECISIONS", "TOP", "Verdict", "check", "evaluate_parts", "number",
            "proposition", "environment"]

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import sympy as sp
+from sympy.logic.boolalg import BooleanFunction
 from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
@@ -31,10 +31,12 @@ from hypothesis.reporting import with_reporter
 
 from mirror.judge.accuracy import conformance_adapter, run_conformance
 from mirror.judge.fileio import open_example_database
-from mirror.judge.symbolic import SYMBOLIC_LIMIT, faithful, settle_symbolically  # noqa: F401
+from mirror.judge.guard import Guard
 from mirror.judge.outcome import (FLOAT_TOLERANCE, KERNEL_WRONG, NONFINITE_DECISIONS,
                                   STATEMENT_FALSE, Outcome, readable)
-from mirror.judge.exact import FAILS, HOLDS, VACUOUS, Decision, decide
+from mirror.judge.exact import FAILS, HOLDS, OUTSIDE, VACUOUS, Decision, decide
+from mirror.judge.identity import faithful
+from mirror.judge.tally import Tally, summarize as _summarize
 from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
                                unambiguous_size)
@@ -51,37 +53,6 @@ DRAWS_PER_EXAMPLE = 16
 
 PASS, REJECT, REFUTED, FLOAT_ONLY, UNSETTLED, SKIPPED = (
     "pass", "reject", "refuted", "float-only", "undecided", "skipped")
-
-
-@dataclass
-class Tally:
-    """Counts of one property run, shared by the Hypothesis phase and the sweep."""
-
-    valid: int = 0
-    rejected: int = 0
-    exact: int = 0
-    resolved: int = 0
-    undecided: int = 0
-    #: Undecided draws that float64 had called counterexamples (and why the first one is).
-    undecided_failing: int = 0
-    undecided_reason: str = ""
-    skipped: int = 0
-    float_only: int = 0
-    float_example: tuple[dict[str, Any], float] | None = None
-    max_error: float = 0.0
-    counterexample: tuple[dict[str, Any], float, Decision] | None = None
-    exact_methods: dict[str, int] = field(default_factory=dict)
-    #: Draws the bound kernel refused (out of its domain) or answered with NaN/±∞: never
-    #: blamed on the hypotheses.
-    refused: int = 0
-    nonfinite: int = 0
-    #: Which of the three answers a refutation of a theorem over a kernel is
-    #: (:data:`STATEMENT_FALSE`, :data:`KERNEL_WRONG`), and the largest violation that only
-    #: float rounding explains.
-    refuted_as: str = ""
-    rounding: float = 0.0
-    #: Draws where Lean's own definitions satisfy a statement its kernel fails.
-    lean_holds: int = 0
 
 
 class _Found(Exception):
@@ -204,11 +175,11 @@ class Judge:
             return REJECT
         if decision.verdict == FAILS:
             return self._refute(example, err, decision)
-        tally.undecided += 1
-        tally.rejected += 1
-        if hyp and not concl:
-            tally.undecided_failing += 1
-            tally.undecided_reason = tally.undecided_reason or decision.method
+        if decision.method == OUTSIDE:  # (the rigorous evaluation left the sampled domain)
+            tally.refused += 1
+            return REJECT
+        # undecided is not rejected: counted apart, it supports no verdict
+        tally.count_undecided(decision, bool(hyp and not concl))
         return UNSETTLED
 
     def _pass(self, err: float) -> str:
@@ -434,8 +405,9 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
         failing = np.flatnonzero(rest & hyp_ok & ~concl_ok)[:5]
         others = np.flatnonzero(rest & ~(hyp_ok & ~concl_ok))
         others = others[np.argsort(-np.nan_to_num(errors[others], nan=np.inf))]
-        skipped_failures = int((rest & hyp_ok & ~concl_ok).sum()) - len(failing)
-        tally.rejected += skipped_failures
+        # float64 failures past the five a batch: not decided, so not counted (never
+        # rejections)
+        tally.skipped += int((rest & hyp_ok & ~concl_ok).sum()) - len(failing)
         for index in [*failing, *others]:
             example = {e["name"]: np.asarray(values[e["name"]])[index] for e in plan["variables"]}
             exacts = judge.tally.exact
@@ -450,75 +422,59 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
     return False
 
 
-def _summarize(tally: Tally, methods: list[str], out_of_time: bool,
-               max_reject_fraction: float) -> Outcome:
-    outcome = Outcome(status="tested", examples=tally.valid,
-                      rejected=tally.rejected + tally.refused + tally.nonfinite,
-                      max_error=tally.max_error, tolerance=FLOAT_TOLERANCE)
-    notes = []
-    if tally.refused:
-        notes.append(f"{tally.refused} draw(s) out of the domain of the statement's values or "
-                     "refused by a bound kernel (not counted)")
-    if tally.nonfinite:
-        notes.append(f"{tally.nonfinite} draw(s) where a bound kernel returned NaN or ±∞ "
-                     "(ℝ has neither; its conformance row judges the kernel)")
-    if tally.exact:
-        how = ", ".join(f"{n} by {m}" for m, n in sorted(tally.exact_methods.items()))
-        notes.append(f"{tally.exact} distinct draw(s) decided exactly ({how})")
-    if tally.resolved:
-        notes.append(f"{tally.resolved} float64 mismatch(es) resolved by exact decision")
-    if tally.skipped:
-        notes.append(f"{tally.skipped} draw(s) float64 could not settle were not decided "
-                     "exactly (exact-decision budget spent) and not counted")
-    if tally.undecided:
-        notes.append(f"{tally.undecided} draw(s) no precision could decide (not counted)")
-    if out_of_time:
-        notes.append("stopped by the time budget")
-    outcome.method = " + ".join(methods) + "".join(f"; {n}" for n in notes)
-    outcome.notes = notes
-    total = outcome.examples + outcome.rejected
-    if tally.counterexample is not None:
-        example, err, decision = tally.counterexample
-        outcome.status = "refuted"
-        outcome.counterexample = readable(example)
-        outcome.decision_method = decision.method
-        outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
-        outcome.reason = (
-            f"counterexample decided by {decision.method}: the hypotheses hold and the "
-            f"conclusion fails (error {decision.error:.3g}, float64 error {err:.3g})"
-        ) + (f"; {tally.refuted_as}" if tally.refuted_as else "")
-    elif tally.float_only:
-        example, err = tally.float_example
-        outcome.status = "inconclusive"
-        outcome.counterexample = readable(example)
-        outcome.max_error = max(outcome.max_error, err)
-        outcome.reason = (
-            f"the kernel violates the statement only by float rounding: {tally.float_only} "
-            f"float64 mismatch(es) that re-evaluating the kernel's outputs at 50 digits "
-            f"(within {FLOAT_TOLERANCE:g}) does not confirm (largest float64 violation "
-            f"{tally.rounding:.3g})" + (
-                "; Lean's own definition satisfies the statement there"
-                if tally.lean_holds else "")
-        )
-    elif tally.undecided_failing:
-        # a draw float64 calls a counterexample that no enclosure decides supports no verdict
-        outcome.status = "inconclusive"
-        outcome.reason = (
-            f"{tally.undecided_failing} draw(s) fail in float64 but are undecided by exact and "
-            f"ball arithmetic ({tally.undecided_reason})")
-    elif total == 0:
-        outcome.status = "inconclusive"
-        outcome.reason = "no example was drawn" + (" before the time budget ran out"
-                                                   if out_of_time else "")
-    elif outcome.rejected > max_reject_fraction * total:
-        outcome.status = "inconclusive"
-        parts = [f"{n} {why}" for n, why in (
-            (tally.rejected, "rejected by the hypotheses" + (
-                " or undecided" if tally.undecided else "")),
-            (tally.refused, "out of the domain of its values or refused by a bound kernel"),
-            (tally.nonfinite, "where a bound kernel returned NaN or ±∞")) if n]
-        outcome.reason = f"{outcome.rejected} of {total} draws not counted: " + ", ".join(parts)
-    return outcome
+# ---- symbolic -----------------------------------------------------------------------------------
+
+
+#: Seconds one symbolic attempt may take before it gives up (the statement is then tested).
+SYMBOLIC_LIMIT = 10.0
+
+def _atomized(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with each of leanmirror's propositions (``FinAll``, ``Holds``, ``ArrayEq``…)
+    replaced by a fresh boolean symbol. sympy's logic simplifier reads a ``BooleanFunction``'s
+    arguments as propositional atoms (``∀ x < NATDOM, x ≤ 232`` simplified to True): as opaque
+    atoms, the simplification proves only what holds whatever their values."""
+    mapping: dict[sp.Basic, sp.Basic] = {}
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, BooleanFunction) and type(node).__module__.startswith("mirror."):
+            mapping.setdefault(node, sp.Dummy("proposition"))
+    return expr.xreplace(mapping) if mapping else expr
+
+
+def settle_symbolically(statement, time_limit: float | None = None) -> str | None:
+    """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
+
+    sympy reasons over ℝ and ℂ, so a statement is only settled when every node of its
+    translation means in sympy what it means in Lean (:func:`faithful`): Lean's junk values
+    live in opaque functions (``LeanDiv``, ``NatSub``, ``LeanLog``…) that sympy cannot
+    simplify away. The attempt is bounded by :data:`SYMBOLIC_LIMIT` seconds, or by
+    ``time_limit`` when that is shorter."""
+    if statement.hypotheses:
+        return None
+    concl = statement.conclusion
+    if not faithful(concl):
+        return None
+    if concl is sp.true:
+        return "sympy: the statement evaluates to True exactly"
+    if concl is sp.false:
+        return None
+    guard = Guard(SYMBOLIC_LIMIT if time_limit is None else max(min(time_limit, SYMBOLIC_LIMIT),
+                                                                 1e-3))
+    if not statement.variables:
+        value = guard.call("doit", lambda: concl.doit() if hasattr(concl, "doit") else concl)
+        if value is sp.true and faithful(value):
+            return "sympy: exact rational evaluation of the closed statement"
+        if value is not None and guard.call("simplify", sp.simplify, _atomized(value)) is sp.true:
+            return "sympy: simplification of the closed statement"
+    if isinstance(concl, sp.Equality):
+        difference = concl.lhs - concl.rhs
+        if sp.count_ops(difference) > 80:
+            return None
+        if guard.call("simplify", sp.simplify, difference) == 0:
+            return "sympy: simplify(lhs - rhs) = 0"
+        rewritten = guard.call("rewrite", difference.rewrite, sp.exp)
+        if rewritten is not None and guard.call("simplify", sp.simplify, rewritten) == 0:
+            return "sympy: simplify(rewrite(lhs - rhs, exp)) = 0"
+    return None
 
 
 __all__ = ["Judge", "Outcome", "Tally", "conformance_adapter", "evaluate", "faithful", "holds", "readable",

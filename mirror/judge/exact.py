@@ -24,17 +24,20 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable
 
 import numpy as np
+import sympy as sp
 
 from mirror.evaluate.ball_runtime import BallRuntime
 from mirror.evaluate.balls import working_precision
 from mirror.evaluate.runtime import MpRuntime, OutOfDomain
 from mirror.judge.guard import Guard
-from mirror.judge.identity import EVALUATION_SECONDS, SympyRuntime
+from mirror.judge.identity import (EVALUATION_SECONDS, SymbolicRuntime, SympyRuntime,
+                                   symbolic_draw)
 from mirror.sample.strategies import stack
 
 #: Working precisions, in bits: from :func:`start_bits` (doubling) up to this one.
@@ -50,6 +53,8 @@ HOLDS = "holds"
 FAILS = "fails"
 VACUOUS = "vacuous"  # the hypotheses are false: the example says nothing
 UNDECIDED = "undecided"
+#: The method of a draw whose rigorous evaluation left the sampled domain (not counted).
+OUTSIDE = "outside the sampled domain"
 
 #: The method of a decision made with exact numbers only (every relation exactly decided).
 EXACT_METHOD = "exact rational arithmetic"
@@ -72,6 +77,9 @@ class Decision:
     trace: tuple = field(default=(), compare=False)
     #: Why a draw stayed undecided (the guards and relations no precision decided).
     reasons: tuple = ()
+    #: For an undecided draw: the part no enclosure decided (``"hypotheses"`` or
+    #: ``"conclusion"``).
+    undecided_in: str = ""
 
     @property
     def kind(self) -> str:
@@ -191,6 +199,7 @@ def decide(
     bits = start_bits(example)
     identity: tuple | None = None
     reasons: list[str] = []
+    previous: list[float] | None = None
     while True:
         rt = BallRuntime(nat_domain, bindings)
         started = time.monotonic()
@@ -198,7 +207,7 @@ def decide(
             hyp, concl = _evaluate(function, plan, example, rt)
         seconds = time.monotonic() - started
         if hyp == "out":
-            return Decision(UNDECIDED, "outside the sampled domain", math.nan, bits)
+            return Decision(UNDECIDED, OUTSIDE, math.nan, bits)
         verdict = _verdict(hyp, concl)
         trace = tuple(rt.trace)
         if verdict != UNDECIDED:
@@ -211,22 +220,110 @@ def decide(
         try:
             verdict = _verdict(_combine(hyp, identity[0]), _combine(concl, identity[1]))
         except ArithmeticError as exc:
-            return Decision(UNDECIDED, str(exc), math.nan, bits, trace, tuple(reasons))
+            return Decision(UNDECIDED, str(exc), math.nan, bits, trace, tuple(reasons),
+                            _open_part(hyp))
         if verdict != UNDECIDED:
             return Decision(verdict, f"sympy identity at the draw, ball arithmetic at {bits} bits",
                             math.inf if verdict == FAILS else 0.0, bits, trace)
-        if bits >= MAX_BITS or seconds > DECIDE_SECONDS:
+        radii = None if rt.reasons else _open_radii(trace)
+        if bits >= MAX_BITS or seconds > DECIDE_SECONDS or _converged(previous, radii, bits):
             break
+        previous = radii
         bits = min(MAX_BITS, bits * 2)
     return Decision(UNDECIDED, f"no enclosure decides it up to {bits} bits "
                     f"({'; '.join(dict.fromkeys(reasons)) or 'undecided relations'})",
-                    math.nan, bits, trace, tuple(reasons))
+                    math.nan, bits, trace, tuple(reasons), _open_part(hyp))
+
+
+def _log2_size(text: str) -> float:
+    """``log2 |x|`` (roughly) of an enclosure's exact text (``p/q`` or ``m*2^e``)."""
+    if "*2^" in text:
+        mantissa, exponent = text.split("*2^")
+        return abs(int(mantissa)).bit_length() + int(exponent)
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return math.inf
+    if value == 0:
+        return -math.inf
+    return abs(value.numerator).bit_length() - value.denominator.bit_length()
+
+
+def _open_radii(trace: tuple) -> list[float] | None:
+    """``log2`` of the radius of each relation no enclosure decided (they all contain 0)."""
+    radii = [_log2_size(entry["difference"]["rad"]) for entry in trace
+             if entry["decision"] == "undecided"]
+    return radii or None
+
+
+def _converged(previous: list[float] | None, radii: list[float] | None, bits: int) -> bool:
+    """Stop raising the precision: every open relation's ball still contains 0 although its
+    radius shrank by at least half the bits added — the difference converges to 0, which no
+    ball ever excludes (only an identity, already tried, decides it). Stopping only ever
+    leaves a draw undecided."""
+    if previous is None or radii is None or len(previous) != len(radii):
+        return False
+    return all(now <= before - bits // 4 for before, now in zip(previous, radii))
+
+
+def _open_part(hyp: tuple) -> str:
+    """The part an undecided draw leaves open: the hypotheses unless they were decided
+    (and known), else the conclusion."""
+    value, known = hyp
+    return "conclusion" if value is True and known else "hypotheses"
+
+
+#: Identities proved once per statement and draw signature (:class:`SymbolicRuntime`):
+#: function → {signature: (symbols by parameter, proven differences)}.
+_IDENTITIES: "weakref.WeakKeyDictionary[Callable, dict]" = weakref.WeakKeyDictionary()
+
+
+def _identities(function: Callable, plan: dict, example: dict[str, Any],
+                bindings: dict[str, Callable] | None) -> frozenset:
+    """The statement's identities (proved on symbols once per draw signature) instantiated at
+    ``example``: differences the draw's sympy evaluation need not prove again."""
+    batch = as_batch(example, plan)
+    signature = tuple((k, np.asarray(v).dtype.kind, np.asarray(v).shape)
+                      for k, v in sorted(batch.items()))
+    per_function = _IDENTITIES.setdefault(function, {})
+    if signature not in per_function:
+        per_function[signature] = _prove_identities(function, plan, batch, bindings)
+    symbols, proven = per_function[signature]
+    if not proven:
+        return frozenset()
+    substitution = {}
+    for name, symbol in symbols.items():
+        value = np.asarray(batch[name]).reshape(-1)[0]
+        substitution[symbol] = (sp.Integer(int(value)) if np.asarray(value).dtype.kind in "iu"
+                                else sp.Rational(Fraction(float(value))))
+    return frozenset(d.xreplace(substitution) for d in proven)
+
+
+def _prove_identities(function: Callable, plan: dict, batch: dict[str, Any],
+                      bindings: dict[str, Callable] | None) -> tuple:
+    """``(symbols, differences proved 0)`` of one symbolic evaluation (within the bound)."""
+    values = symbolic_draw(batch)
+    if values is None or any(not np.isfinite(np.asarray(v, dtype=float)).all()
+                             for v in batch.values() if np.asarray(v).dtype.kind == "f"):
+        return {}, ()
+    rt = SymbolicRuntime(plan["settings"]["nat_domain"], bindings)
+
+    def run():
+        try:
+            function(rt, **values)
+        except (ArithmeticError, ValueError, TypeError, OutOfDomain):
+            pass  # what was proved before the failure stays proved
+
+    Guard(EVALUATION_SECONDS).call("identities on symbols", run)
+    symbols = {name: cell.reshape(-1)[0] for name, cell in values.items()}
+    return symbols, tuple(rt.proven)
 
 
 def _sympy_states(function: Callable, plan: dict, example: dict[str, Any],
                   bindings: dict[str, Callable] | None) -> tuple:
     """The parts the sympy runtime decides at the draw (``(None, None)`` when it cannot)."""
-    rt = SympyRuntime(plan["settings"]["nat_domain"], bindings)
+    rt = SympyRuntime(plan["settings"]["nat_domain"], bindings,
+                      known_zero=_identities(function, plan, example, bindings))
     states = Guard(EVALUATION_SECONDS).call("sympy at the draw", _evaluate, function, plan,
                                             example, rt)
     return (None, None) if states is None or states[0] == "out" else states
@@ -257,5 +354,5 @@ def _within_tolerance(function: Callable, plan: dict, example: dict[str, Any],
     return Decision(FAILS if hyp_known and concl_known else UNDECIDED, method, error)
 
 
-__all__ = ["Decision", "EXACT_METHOD", "FAILS", "HOLDS", "MAX_BITS", "UNDECIDED", "VACUOUS",
+__all__ = ["Decision", "EXACT_METHOD", "OUTSIDE", "FAILS", "HOLDS", "MAX_BITS", "UNDECIDED", "VACUOUS",
            "as_batch", "decide", "start_bits"]

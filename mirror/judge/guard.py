@@ -127,8 +127,21 @@ class Guard:
         return Failure(stage, "StatementTimeout", f"limit {self.timeout:g} s", timed_out=True)
 
 
+#: how soon an expired alarm fires again: the exception can land where it is swallowed (a
+#: ``gc`` callback, a ``__del__``, a bare ``except`` in user code), and the stage must still end
+_REFIRE_SECONDS = 0.05
+
+
 def _raise_timeout(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    # re-armed before raising: if this raise is swallowed the alarm comes back until the guarded
+    # call ends (its ``finally`` disarms the timer), so a time limit can never be lost
+    signal.setitimer(signal.ITIMER_REAL, _REFIRE_SECONDS)
+    if frame is not None and frame.f_code is _GUARD_CALL_CODE:
+        return  # the guard's own set-up or clean-up: it disarms, or the stage starts and it fires
     raise StatementTimeout()
+
+
+_GUARD_CALL_CODE = Guard.call.__code__
 
 
 __all__ = ["DEFAULT_STATEMENT_TIMEOUT", "Failure", "Guard", "StatementTimeout"]

@@ -22,7 +22,7 @@ from mirror.evaluate.runtime import install_unary
 from mirror.evaluate.truth import Truth
 from mirror.judge.guard import Guard
 from mirror.translate.reals import (LeanArcsin, LeanCot, LeanDiv, LeanLog, LeanRpow, LeanSqrt,
-                                    LeanTan)
+                                    LeanTan, known_nonzero)
 
 #: Seconds one rewriting of a difference may take.
 SIMPLIFY_SECONDS = 0.5
@@ -68,10 +68,14 @@ class SympyRuntime(BallRuntime):
     """The statement's operations on exact sympy numbers (batch 1, object arrays)."""
 
     def __init__(self, nat_domain: int, bindings: dict[str, Callable] | None = None,
-                 seconds: float = SIMPLIFY_SECONDS) -> None:
+                 seconds: float = SIMPLIFY_SECONDS,
+                 known_zero: frozenset = frozenset()) -> None:
         super().__init__(nat_domain, bindings)
         self.seconds = seconds
         self.I = sp.I
+        #: Differences known to be 0: instances, at this draw, of identities proved once
+        #: for the statement (:class:`SymbolicRuntime`).
+        self.known_zero = known_zero
 
     @property
     def pi(self):  # noqa: D102
@@ -220,7 +224,7 @@ class SympyRuntime(BallRuntime):
         """Is ``difference`` proved to be 0? Cheap rewritings first (powers of one base
         combined: ``x ^ (y - 1) - x ^ y / x``), then sympy's ``simplify``, each within the
         bound (none assumes anything sympy does not know of the numbers)."""
-        if difference == 0:
+        if difference == 0 or difference in self.known_zero:
             return True
         for rewrite in _REWRITES:
             guard = Guard(self.seconds)
@@ -257,6 +261,74 @@ class SympyRuntime(BallRuntime):
         return self._decision(False, False)
 
 
+#: sympy functions whose meaning is Lean's on every argument (no junk value differs).
+_FAITHFUL_FUNCTIONS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.Abs, sp.atan,
+                       sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.re, sp.im)
+
+
+def faithful(expr) -> bool:
+    """Does sympy's meaning of ``expr`` agree with Lean's everywhere? No infinities or NaN
+    from a division by zero, no sympy function whose value differs from Lean's junk value
+    (``log`` of a number not known positive, ``tan``, a power with a negative or fractional
+    exponent of a base not known non-zero / non-negative), only known function classes."""
+    if not isinstance(expr, sp.Basic):
+        return False
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Pow):
+            base, exponent = node.args
+            if exponent.is_negative is not False and not known_nonzero(base):
+                return False
+            if exponent.is_integer is not True and base.is_nonnegative is not True:
+                return False
+        elif isinstance(node, sp.log):
+            if node.args[0].is_positive is not True:
+                return False
+        elif type(node).__module__.startswith("mirror."):
+            continue  # leanmirror's own vocabulary: Lean's semantics, opaque to sympy
+        elif isinstance(node, sp.Function) and not isinstance(node, _FAITHFUL_FUNCTIONS):
+            return False
+    return True
+
+
+
+class SymbolicRuntime(SympyRuntime):
+    """The statement on *symbols* (one per scalar draw): each difference proved to be 0 here
+    is an identity, kept in :attr:`proven`. At a draw, a difference the draw's own
+    evaluation builds that *is* one of them with the draw substituted is 0 without being
+    proved again (:attr:`SympyRuntime.known_zero`) — the identity is proved once per statement,
+    not once per draw. Only a difference whose every node means in sympy what it means in
+    Lean on all reals (:func:`faithful`) is kept, so its instance at any draw is 0; the
+    draw's own evaluation still decides which branches its values take."""
+
+    def __init__(self, nat_domain: int, bindings: dict[str, Callable] | None = None,
+                 seconds: float = SIMPLIFY_SECONDS) -> None:
+        super().__init__(nat_domain, bindings, seconds)
+        self.proven: list[sp.Basic] = []
+
+    def _zero(self, difference: sp.Basic) -> bool:
+        if difference.free_symbols and faithful(difference) and super()._zero(difference):
+            self.proven.append(difference)
+            return True
+        return False
+
+
+def symbolic_draw(values: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
+    """One real (or integer) symbol per scalar draw, as the runtime's object arrays;
+    ``None`` when a draw is not a real or integer scalar."""
+    out = {}
+    for name, value in values.items():
+        arr = np.asarray(value)
+        if arr.size != 1 or arr.dtype.kind not in "iuf":
+            return None
+        cell = np.empty(arr.shape, dtype=object)
+        cell.reshape(-1)[0] = sp.Symbol(f"_{name}", integer=True) if arr.dtype.kind in "iu" \
+            else sp.Symbol(f"_{name}", real=True)
+        out[name] = cell
+    return out
+
+
 def _sympy_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
     function = _SYMPY_UNARY[name]
     return lambda self, x: self._map(function, x)
@@ -265,4 +337,5 @@ def _sympy_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
 install_unary(SympyRuntime, _sympy_unary)
 
 
-__all__ = ["EVALUATION_SECONDS", "SIMPLIFY_SECONDS", "SympyRuntime"]
+__all__ = ["EVALUATION_SECONDS", "SIMPLIFY_SECONDS", "SymbolicRuntime", "SympyRuntime",
+           "faithful", "symbolic_draw"]

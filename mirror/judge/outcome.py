@@ -32,6 +32,8 @@ class Outcome:
     status: str
     examples: int = 0
     rejected: int = 0
+    #: Draws no precision decided: counted apart from the rejections, supporting nothing.
+    undecided: int = 0
     max_error: float = 0.0
     tolerance: float = FLOAT_TOLERANCE
     counterexample: dict[str, Any] | None = None

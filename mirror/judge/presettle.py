@@ -47,6 +47,9 @@ class Presettled:
     reason: str | None = None
     certificate: dict[str, Any] | None = None
     counterexample: dict[str, Any] | None = None
+    #: A refutation's exact point (variable name → ``int``, ``Fraction`` or sympy number):
+    #: what its certificate records (:mod:`mirror.judge.certificate`).
+    point: dict[str, Any] | None = None
     examples: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -167,6 +170,7 @@ def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
             return Presettled("refuted", "every point of the bounded integer range decided "
                               "exactly", examples=satisfying,
                               counterexample={v.name: x for v, x in zip(variables, values)},
+                              point={v.name: x for v, x in zip(variables, values)},
                               reason="counterexample decided by exact integer arithmetic: the "
                                      "hypotheses hold and the conclusion fails")
     box = " × ".join(f"[{r.start}, {r.stop - 1}]" for r in ranges)
@@ -306,6 +310,7 @@ def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
            "fails" if point else "Arb enclosures of the closed statement")
     return Presettled("refuted", how, examples=1,
                       counterexample={k: _exact_value(at[symbols[k]]) for k in point},
+                      point=dict(point),
                       reason="counterexample decided by Arb enclosures at an exact point: the "
                              "hypotheses hold and the conclusion fails")
 
@@ -342,6 +347,7 @@ def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled |
     if failing is not None:
         return Presettled("refuted", how, examples=satisfying,
                           counterexample={k: _exact_value(v) for k, v in failing.items()},
+                          point=dict(failing),
                           reason="counterexample decided exactly at a solution of the "
                                  "hypotheses: the hypotheses hold and the conclusion fails")
     if satisfying == 0:

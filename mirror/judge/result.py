@@ -39,6 +39,8 @@ class StatementResult:
     #: How a ``symbolic`` verdict was reached, or how examples were drawn.
     method: str | None = None
     rejected: int = 0
+    #: Draws no precision decided (not rejections; :mod:`mirror.judge.tally`).
+    undecided: int = 0
     statement: str = ""
     location: str | None = None
     axioms: list[str] | None = None
@@ -69,6 +71,9 @@ class StatementResult:
     #: When the row was computed, if it was re-used from the result cache (ISO time, UTC);
     #: ``None``: computed in this run.
     cached: str | None = None
+    #: What the statement's bound implementations printed (stdout and stderr of the worker
+    #: that checked it), truncated by the pool with the truncation stated; ``None``: nothing.
+    output: str | None = None
     #: What the row was drawn on (sizes, magnitudes, dtypes, domains), as the report says it.
     domain: str | None = None
 
@@ -151,6 +156,7 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         mirror_status=status,
         examples=sum(r.examples for _, r in rows),
         rejected=sum(r.rejected for _, r in rows),
+        undecided=sum(r.undecided for _, r in rows),
         max_error=chosen.max_error,
         tolerance=chosen.tolerance,
         counterexample=chosen.counterexample,
@@ -161,6 +167,8 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         duration=round(sum(r.duration for _, r in rows), 3),
         stage=chosen.stage,
         carriers=labels,
+        # a refuted instance's certificate is the row's (it names the instance it checks)
+        certificate=chosen.certificate if status == "refuted" else base.certificate,
     )
 
 

@@ -86,14 +86,19 @@ def errors(kernel: np.ndarray, lean: list, dtype: str,
     for k, exact in zip(kernel.reshape(-1), lean):
         k = complex(k) if np.iscomplexobj(k) and complex(k).imag != 0 else float(np.real(k))
         if not (math.isfinite(abs(k)) if isinstance(k, complex) else math.isfinite(k)):
-            if (not isinstance(k, complex) and abs(exact) > top and math.isinf(k)
-                    and (k > 0) == (exact > 0)):
-                continue  # beyond the dtype's range: overflow is the correct rounding
-            return math.inf, math.inf, (f"returned {k} where Lean's value is "
-                                        f"{_CTX.nstr(exact, 17)}")
+            lanes = _overflowed_lanes(k, exact, top)
+            if lanes is None:
+                return math.inf, math.inf, (f"returned {k} where Lean's value is "
+                                            f"{_CTX.nstr(exact, 17)}")
+            modulus = _CTX.mpf(top)  # of a value beyond the range: the largest ulp
+            k, exact = lanes
+            if k == exact:
+                continue
+        else:
+            modulus = abs(exact)
         diff = abs((_CTX.mpc(k) if isinstance(k, complex) else _CTX.mpf(k)) - exact)
         # a complex value: the error's modulus in ulps of the value's modulus
-        size = abs(exact) if scale is None else scale
+        size = modulus if scale is None else scale
         ulps = float(diff / ulp(size, dtype))
         rel = 0.0 if diff == 0 else (math.inf if size == 0 else float(diff / size))
         if ulps > worst_ulps:
@@ -101,6 +106,33 @@ def errors(kernel: np.ndarray, lean: list, dtype: str,
             reason = f"returned {k!r} where Lean's value is {_CTX.nstr(exact, 17)}"
         worst_rel = max(worst_rel, rel)
     return worst_ulps, worst_rel, reason
+
+
+def _overflowed_lanes(k: float | complex, exact: Any, top: float):
+    """A kernel value with an infinite lane, where IEEE round-to-nearest gives that ``±inf``:
+    every infinite lane (real, or real/imaginary part) equals the sign of a Lean lane whose
+    magnitude exceeds the dtype's largest finite number (``±inf`` is then that lane's correct
+    rounding). The pair ``(k, exact)`` to measure then has those lanes zeroed in both, so
+    the finite lane's error is measured in ulps of the largest finite number (the ulp of a
+    modulus beyond the range; ``None``: a NaN, an infinity where Lean's lane is in range, or
+    a wrong sign)."""
+    value = _CTX.mpc(exact)
+    got = complex(k)
+    kept_k, kept_e = [], []
+    for g, e in ((got.real, value.real), (got.imag, value.imag)):
+        if math.isinf(g):
+            if not (abs(e) > top and (g > 0) == (e > 0)):
+                return None
+            kept_k.append(0.0)
+            kept_e.append(_CTX.mpf(0))
+        elif math.isnan(g):
+            return None
+        else:
+            kept_k.append(g)
+            kept_e.append(e)
+    if not isinstance(k, complex):
+        return kept_k[0], kept_e[0]
+    return complex(*kept_k), _CTX.mpc(*kept_e)
 
 
 __all__ = ["CTX", "errors", "norm_scale", "radius", "to_mpf", "ulp"]

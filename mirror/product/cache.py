@@ -11,7 +11,12 @@ A row is stored (in a :class:`diskcache.Cache`, a SQLite store, under
   the source files of the modules involved (a package: every ``.py`` file under it);
 - the settings (examples, sweep, seed, time limits, rejection fraction, symbolic attempt);
 - leanmirror's version and the SHA-256 of its own source (``bridge/``, ``mirror/`` except
-  the bundled project's kernels, which are hashed as implementations).
+  the bundled project's kernels, which are hashed as implementations), and the versions of
+  the libraries it rests on (sympy, NumPy, Hypothesis, python-flint, mpmath, ml_dtypes).
+
+The survey of a project (translating every statement, to find these keys) is itself stored
+under a coarser key (:func:`survey_key`: any change to any declaration, binding or module
+re-translates the project), so a re-run with nothing changed translates nothing.
 
 Editing a theorem changes only its key; editing a definition or a kernel changes the keys
 of the statements that use it. ``error`` rows are never stored (a time limit or a dead
@@ -144,6 +149,45 @@ def _settings_material(settings: Any) -> dict[str, Any]:
         "statement_timeout", "symbolic")}
 
 
+@functools.lru_cache(maxsize=1)
+def library_versions() -> dict[str, str]:
+    """The versions of the libraries a verdict or a translation rests on."""
+    from importlib import metadata
+
+    versions = {"python": sys.version.split()[0]}
+    for name in ("sympy", "numpy", "hypothesis", "python-flint", "mpmath", "ml_dtypes"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "absent"
+    return versions
+
+
+def survey_key(extraction: Any, registry: Any, settings: Any, method: str,
+               poisoned: tuple, modules: tuple[str, ...]) -> str:
+    """The content key of a whole survey (every statement's mirror, base row and key): every
+    declaration and diagnostic of the extraction as read, the registry (its configuration,
+    every binding with its modules' source, its errors and problems), the source of the
+    configured ``modules``, the modules refused, the settings, the libraries and leanmirror.
+    Any change anywhere re-translates the project (the rows themselves are keyed finer)."""
+    return "survey:" + _digest({
+        "version": __version__,
+        "leanmirror": leanmirror_digest(),
+        "libraries": library_versions(),
+        "method": method,
+        "settings": _settings_material(settings),
+        "poisoned": [list(p) for p in poisoned],
+        "declarations": repr(extraction.declarations),
+        "diagnostics": repr(extraction.diagnostics),
+        "meta": extraction.meta,
+        "config": repr(registry.config),
+        "bindings": {n: _binding_material(b) for n, b in sorted(registry.bindings.items())},
+        "errors": registry.errors,
+        "problems": registry.problems,
+        "modules": _modules_digest(tuple(sorted(modules))),
+    })
+
+
 def statement_key(mirror: Any, declarations: Mapping[str, Any], settings: Any) -> str:
     """The content key of one statement's result (see the module docstring)."""
     table = mirror.table or {}
@@ -154,6 +198,7 @@ def statement_key(mirror: Any, declarations: Mapping[str, Any], settings: Any) -
     return _digest({
         "version": __version__,
         "leanmirror": leanmirror_digest(),
+        "libraries": library_versions(),
         "settings": _settings_material(settings),
         "mirror": _mirror_material(mirror),
         "definitions": [_declaration_material(declarations[n]) for n in definitions],
@@ -207,5 +252,5 @@ class ResultCache:
             self._store.close()
 
 
-__all__ = ["CACHE_DIR", "DESCRIPTIVE", "ResultCache", "leanmirror_digest", "statement_key",
-           "used_definitions"]
+__all__ = ["CACHE_DIR", "DESCRIPTIVE", "ResultCache", "leanmirror_digest", "library_versions",
+           "statement_key", "survey_key", "used_definitions"]

@@ -261,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _command(sub, "generate", _cmd_generate, timeout=True)
     p.add_argument("--out", metavar="DIR", default="mirrors", help="output directory (default: mirrors/)")
     p.add_argument("--check", action="store_true", help="compare only; exit 1 when files are stale")
+    p.add_argument("--jobs", metavar="N", type=_positive_int,
+                   help="worker processes translating the statements (default: all cores)")
 
     p = _command(sub, "fuzz", _cmd_fuzz, timeout=True)
     p.add_argument(

@@ -146,7 +146,7 @@ def _findings(command: str, args: argparse.Namespace, rows: list[dict[str, Any]]
 
 def _cmd_report(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
     from mirror.product.report import write_report
     from mirror.product.runner import run_isolated
 
@@ -162,9 +162,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
                               cache=not args.no_cache)
     finally:
         progress.close()
-    from mirror.product.explain import attach_explanations
+    if getattr(result, "mirrors", None):  # pooled runs explain in the workers
+        from mirror.product.explain import attach_explanations
 
-    attach_explanations(result.results, getattr(result, "mirrors", []))
+        attach_explanations(result.results, result.mirrors)
     compare_with = _previous_report(args.compare) if args.compare else None
     written = write_report(Path(args.out), result, previous=compare_with)
     rows = [r.to_json() if hasattr(r, "to_json") else dict(r) for r in result.results]
@@ -194,10 +195,18 @@ def _previous_report(value: str) -> dict[str, Any]:
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     project = resolve_project(args.project)
-    from mirror.product.generator import generate
+    from mirror.product.runner import generate_isolated
 
-    result = generate(project, Path(args.out), check=args.check, method=args.method,
-                      statement_timeout=args.statement_timeout)
+    generation = generate_isolated(project, Path(args.out), check=args.check,
+                                   method=args.method, statement_timeout=args.statement_timeout,
+                                   jobs=args.jobs)
+    result = generation.result
+    for module, cause in generation.poisoned:
+        print(f"error: module {module} ended a worker at import ({cause}); its bindings are "
+              "error blocks", file=sys.stderr)
+    for name, cause in generation.failures.items():
+        print(f"error: {name}: translating it ended a worker ({cause})", file=sys.stderr)
+    failed = EXIT_FINDINGS if generation.failures or generation.poisoned else EXIT_OK
     if args.check:
         if result.stale:
             for path in result.stale:
@@ -205,14 +214,14 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             print(f"{len(result.stale)} generated files are stale; run `leanmirror generate`")
             return EXIT_FINDINGS
         print(f"{len(result.expected)} generated files up to date in {args.out}")
-        return EXIT_OK
+        return failed
     for path in result.written:
         print(f"wrote {path}")
     for path in result.removed:
         print(f"removed {path}")
     unchanged = len(result.expected) - len(result.written)
     print(f"{len(result.written)} written, {len(result.removed)} removed, {unchanged} unchanged")
-    return EXIT_OK
+    return failed
 
 
 def _cmd_fuzz(args: argparse.Namespace) -> int:

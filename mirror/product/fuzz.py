@@ -92,7 +92,7 @@ def select_mirrors(mirrors: Sequence[Any], select: Iterable[str] | None) -> list
     (``Toy.Ops`` selects ``Toy.Ops`` and ``Toy.Ops.*``). Definitions are never
     selected (they are not statements). A token matching nothing is an error.
     """
-    from mirror.product.pipeline import selects
+    from mirror.product.settings import selects
 
     candidates = [m for m in mirrors if getattr(m, "status", None) != "definition"]
     if select is None:
@@ -205,11 +205,11 @@ class _PoolExecutor:
         outcome = self.pool.next(timeout)
         if outcome is None:
             return None
-        if outcome.ok:
-            return outcome.value
-        from mirror.product.tasks import death_row
+        from mirror.product.tasks import death_row, with_output
 
-        return death_row(self.rows[outcome.key], outcome.describe())
+        row = outcome.value if outcome.ok else death_row(self.rows[outcome.key],
+                                                         outcome.describe())
+        return with_output(row, outcome)
 
     def close(self, finished: bool) -> None:
         self.pool.close(finished)
@@ -235,25 +235,29 @@ def merge_rounds(previous: StatementResult | None, new: StatementResult) -> Stat
         return previous
     merged = replace(new, examples=previous.examples + new.examples,
                      rejected=previous.rejected + new.rejected,
+                     undecided=previous.undecided + new.undecided,
                      duration=round(previous.duration + new.duration, 3))
     merged.max_error = max((e for e in (previous.max_error, new.max_error) if e is not None),
                            default=None)
     if new.mirror_status in SETTLED:
         return merged
+    # a float-only mismatch, or a float64 failure no precision decided, stays inconclusive
     float_only = [r for r in (previous, new) if r.mirror_status == "inconclusive"
-                  and r.reason and "float64 mismatch" in r.reason]
+                  and r.reason and ("float64 mismatch" in r.reason
+                                    or "undecided by exact and ball" in r.reason)]
     if float_only:
         kept = float_only[-1]
         return replace(merged, mirror_status="inconclusive", reason=kept.reason,
                        counterexample=kept.counterexample)
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
 
-    total = merged.examples + merged.rejected
-    if merged.examples and merged.rejected <= CheckSettings.max_reject_fraction * total:
+    not_counted = merged.rejected + merged.undecided
+    total = merged.examples + not_counted
+    if merged.examples and not_counted <= CheckSettings.max_reject_fraction * total:
         return replace(merged, mirror_status="tested", reason=None)
     return replace(merged, mirror_status="inconclusive", reason=(
-        f"{merged.rejected} of {total} draws rejected by the hypotheses or outside the "
-        "sampled domain"))
+        f"{not_counted} of {total} draws not counted: {merged.rejected} rejected by the "
+        f"hypotheses or outside the sampled domain, {merged.undecided} undecided"))
 
 
 @dataclass
@@ -409,7 +413,7 @@ def run_session(
     log_path = Path(log) if log is not None else default_log
     db_path = Path(database) if database is not None else default_db
     jobs = jobs or os.cpu_count() or 1
-    from mirror.product.pipeline import CheckSettings
+    from mirror.product.settings import CheckSettings
 
     settings = CheckSettings(
         database=db_path, seed=seed, statement_timeout=statement_timeout,

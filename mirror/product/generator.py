@@ -77,6 +77,27 @@ class GenerateResult:
         return bool(self.stale)
 
 
+@dataclass
+class MirrorRecord:
+    """What :func:`render_modules` reads of a mirror, without its compiled function: what a
+    worker sends back to the parent (``generate`` translates each statement in a worker)."""
+
+    name: str
+    status: str
+    declaration: Any
+    function_name: str | None = None
+    source: str | None = None
+    plan: Any = None
+    reason: str | None = None
+    bound_to: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, mirror: Any) -> "MirrorRecord":
+        return cls(getattr(mirror, "name", mirror.declaration.name), mirror.status,
+                   mirror.declaration, mirror.function_name, mirror.source, mirror.plan,
+                   mirror.reason, list(getattr(mirror, "bound_to", None) or []))
+
+
 def _one_line(text: Any) -> str:
     """``text`` on one line with control characters removed (safe in a ``#`` comment)."""
     return " ".join(_CONTROL.sub(" ", str(text)).split())
@@ -481,27 +502,36 @@ def generate(
     """Generate the mirrors of ``project`` into ``out_dir`` (see the module docstring).
 
     With ``check=True`` nothing is written; :attr:`GenerateResult.stale` lists the files
-    that differ from what the current statements generate.
+    that differ from what the current statements generate. Everything runs in this process
+    (the bindings are imported here); ``leanmirror generate`` translates in workers instead
+    (:func:`mirror.product.runner.generate_isolated`).
     """
     from bridge.extraction import extract
     from mirror.product.pipeline import build_mirrors
 
     extraction = extract(Path(project), method=method)
     mirrors = build_mirrors(extraction, statement_timeout=statement_timeout)
-    where = Path(os.path.relpath(Path(project).resolve(), Path(out_dir).resolve())).as_posix()
-    return sync_files(render_modules(mirrors, where), out_dir, check=check)
+    return sync_files(render_modules(mirrors, project_from(out_dir, project)), out_dir,
+                      check=check)
+
+
+def project_from(out_dir: str | Path, project: str | Path) -> str:
+    """The Lake project's directory relative to the output directory (POSIX form)."""
+    return Path(os.path.relpath(Path(project).resolve(), Path(out_dir).resolve())).as_posix()
 
 
 __all__ = [
     "GENERATED_MARK",
     "GenerateResult",
     "GeneratedFileConflict",
+    "MirrorRecord",
     "check_generated",
     "generate",
     "mirror_tests",
     "module_hash",
     "module_slug",
     "project_bindings",
+    "project_from",
     "render_modules",
     "statement_hash",
     "sync_files",

@@ -1,8 +1,6 @@
 """The pipeline: extraction → translation → NumPy property → checks → results.
 
-This module wires the stages together; each stage lives in its own module
-(:mod:`mirror.translate.translation`, :mod:`mirror.translate.codegen`, :mod:`mirror.sample.strategies`,
-:mod:`mirror.judge.checks`, :mod:`mirror.bind.binding`).
+This module wires the stages together; each stage lives in its own package.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import datetime as _dt
 import time
 
 import sympy as sp
@@ -20,10 +17,10 @@ import sympy as sp
 from bridge import term as T
 from bridge.declaration import Declaration, Diagnostic, Extraction
 from bridge.errors import InvalidArgument
-from mirror import __version__
 from mirror.bind.binding import BindingError, runtime_bindings
 from mirror.judge.checks import Outcome, run_property, settle_symbolically
 from mirror.judge.presettle import presettle
+from mirror.product.attribution import with_rejections
 from mirror.translate.codegen import CodegenError, print_property
 from mirror.translate.rewrites import rewrite_theorem
 from mirror.judge.guard import DEFAULT_STATEMENT_TIMEOUT, Failure, Guard
@@ -36,29 +33,7 @@ from mirror.product.replay import attach_replay, certify
 from mirror.judge.result import StatementResult, combine
 from mirror.sample.strategies import PlanSettings, plan_statement
 from mirror.translate.translation import Statement, Translator, Unbound, UnknownConstant, Untranslatable
-
-
-@dataclass
-class CheckSettings:
-    """How hard to check each statement."""
-
-    #: Hypothesis examples per statement.
-    max_examples: int = 200
-    #: Draws evaluated in the vectorized sweep per statement (0 disables it).
-    sweep: int = 512
-    seed: int = 0
-    #: Hypothesis example database directory (counterexamples are saved and replayed first).
-    database: Path | None = None
-    #: Wall-clock budget per statement in seconds (``None``: example budget only).
-    time_budget: float | None = None
-    #: Fraction of rejected draws above which a statement is ``inconclusive``.
-    max_reject_fraction: float = 0.5
-    #: Wall-clock limit per statement, build included (``None``: none); past it the
-    #: statement is an ``error`` row ("timed out in <stage>").
-    statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT
-    #: Try to settle the statement with sympy first (a fuzz session's later rounds do not
-    #: repeat an attempt that already failed).
-    symbolic: bool = True
+from mirror.product.settings import CheckSettings, RunResult, run_meta, selects  # noqa: F401 - re-exported
 
 
 @dataclass
@@ -114,17 +89,6 @@ class Mirror:
         code = compile(self.source, f"<leanmirror {self.name}>", "exec")
         exec(code, {"__builtins__": {}}, namespace)  # generated from whitelisted constructs only
         return namespace[self.function_name]
-
-
-@dataclass
-class RunResult:
-    """Everything a report needs."""
-
-    meta: dict[str, Any]
-    results: list[StatementResult]
-    diagnostics: list[Diagnostic]
-    mirrors: list[Mirror]
-
 
 
 # ---- building mirrors ----------------------------------------------------------------------
@@ -237,14 +201,22 @@ def _binding_errors(decl: Declaration, errors: dict[str, str]) -> str | None:
     return None
 
 
+def mirrored_declarations(extraction: Extraction, bound: set[str], errors: dict) -> list:
+    """The declarations that get a mirror: theorems, and definitions bound (or failing to)."""
+    return [d for d in extraction.declarations if d.kind == "theorem" or (
+        d.kind in ("def", "abbrev") and (d.name in bound or d.name in errors))]
+
+
 def build_mirrors(
     extraction: Extraction,
     bindings: dict | None = None,
     errors: dict[str, str] | None = None,
     *,
     statement_timeout: float | None = DEFAULT_STATEMENT_TIMEOUT,
+    only: set[str] | frozenset[str] | None = None,
 ) -> list[Mirror]:
-    """Translate every theorem, and every bound definition against its implementation.
+    """Translate every theorem, and every bound definition against its implementation
+    (``only``: just the declarations of those names).
 
     ``bindings`` defaults to the project's registry (its configuration); a definition whose
     binding fails (``errors``: name → message) is an ``error`` row, and so is a theorem that
@@ -253,19 +225,16 @@ def build_mirrors(
     an ``error`` mirror (the time spent counts against its check later)."""
     if bindings is None:
         registry = project_registry(extraction)
-        table, errors = registry.bindings, registry.errors
-    else:
-        table = bindings
-    errors = errors or {}
+        bindings, errors = registry.bindings, registry.errors
+    table, errors = bindings, errors or {}
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
     records = Records(declarations, bound)
     mirrors: list[Mirror] = []
-    for decl in extraction.declarations:
-        role = "theorem" if decl.kind == "theorem" else "conformance"
-        if role == "conformance" and not (decl.kind in ("def", "abbrev")
-                                          and (decl.name in bound or decl.name in errors)):
+    for decl in mirrored_declarations(extraction, bound, errors):
+        if only is not None and decl.name not in only:
             continue
+        role = "theorem" if decl.kind == "theorem" else "conformance"
         failure = _binding_errors(decl, errors)
         if failure is not None:
             mirrors.append(Mirror(decl, "error", reason=failure, role=role))
@@ -390,8 +359,9 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
             return _error_result(mirror, guard.failure, guard.elapsed)
         if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
             return _result(mirror, settled.status, method=settled.method, reason=settled.reason,
-                           certificate=settled.certificate, examples=settled.examples,
-                           counterexample=settled.counterexample,
+                           examples=settled.examples, counterexample=settled.counterexample,
+                           certificate=certify(mirror, settled)
+                           if settled.status == "refuted" else settled.certificate,
                            duration=round(guard.elapsed, 3))
     symbolic = None
     if mirror.role == "theorem" and settings.symbolic:
@@ -403,6 +373,7 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
+    outcome = with_rejections(mirror, outcome, settings.seed)  # by which hypothesis
     return _verdict(mirror, outcome, symbolic, guard.elapsed)
 
 
@@ -482,6 +453,7 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
         status,
         examples=outcome.examples,
         rejected=outcome.rejected,
+        undecided=outcome.undecided,
         max_error=outcome.max_error,
         tolerance=outcome.tolerance,
         counterexample=outcome.counterexample,
@@ -491,14 +463,6 @@ def _verdict(mirror: Mirror, outcome: Outcome, symbolic: str | None,
         accuracy=outcome.accuracy,
         certificate=certify(mirror, outcome) if status == "refuted" else None,
     )
-
-
-def selects(token: str, mirror: Mirror) -> bool:
-    """Does a ``--select`` token name ``mirror``? Its full name, its last name components
-    (``c`` and ``Ops.c`` name ``Toy.Ops.c``) or its module (``Toy.Ops`` names the
-    statements of ``Toy.Ops`` and ``Toy.Ops.*``). The one rule of ``report`` and ``fuzz``."""
-    return (mirror.name == token or mirror.name.endswith("." + token)
-            or mirror.module == token or mirror.module.startswith(token + "."))
 
 
 def with_replay(result: StatementResult, mirror: Mirror, project: Path) -> StatementResult:
@@ -519,29 +483,6 @@ def extract_project(project: Path, method: str = "auto") -> Extraction:
     from bridge.extraction import extract
 
     return extract(project, method=method)
-
-
-def run_meta(extracted: dict, method: str, project: Path, settings: CheckSettings,
-             bindings: list, catalog: Any) -> dict[str, Any]:
-    """The report's ``meta``: the extraction's, the tool, the settings and the bindings."""
-    meta = dict(extracted)
-    meta.update(
-        tool="leanmirror",
-        version=__version__,
-        method=extracted.get("method", method),
-        kernel=bool(extracted.get("kernel", False)),
-        project=str(project),
-        generated_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        settings={
-            "max_examples": settings.max_examples,
-            "sweep": settings.sweep,
-            "seed": settings.seed,
-        },
-        bindings=bindings,
-    )
-    if catalog is not None:
-        meta["catalog"] = catalog
-    return meta
 
 
 def run(

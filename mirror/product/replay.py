@@ -33,17 +33,30 @@ def attach_replay(result: Any, project: str | Path | None) -> Any:
     return result
 
 
+def checked_statement(mirror: Any) -> Any:
+    """The sympy statement a certificate of ``mirror`` is checked against: over bound
+    definitions, the statement with Lean's own definitions unfolded (the checker never runs
+    a kernel; a refutation that only the kernel's output supports is not certified by it)."""
+    if getattr(mirror, "bound_to", None) and getattr(mirror, "unfolded", None) is not None:
+        return mirror.unfolded
+    return mirror.statement
+
+
 def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
-    """The certificate of a refuted outcome of ``mirror``, with the independent checker's
-    verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
+    """The certificate of a refuted outcome of ``mirror`` (a check's
+    :class:`~mirror.judge.outcome.Outcome`, or a refutation before any draw,
+    :class:`~mirror.judge.presettle.Presettled`, whose exact ``point`` it records), with the
+    independent checker's verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
     from mirror.judge.certificate import CertificateError, build
 
-    if mirror.statement is None or outcome.counterexample is None:
+    point = getattr(outcome, "point", None) or outcome.counterexample
+    statement = checked_statement(mirror)
+    if statement is None or point is None:
         return None
+    method = getattr(outcome, "decision_method", "") or getattr(outcome, "method", "")
     try:
-        certificate = build(mirror.statement, mirror.name, outcome.counterexample,
-                            outcome.decision_method)
-    except CertificateError as exc:  # e.g. a draw of ⊤ in ℝ≥0∞: no exact rational to record
+        certificate = build(statement, mirror.name, point, method)
+    except CertificateError as exc:  # e.g. an algebraic solution: no exact rational text
         return {"checked": f"no certificate: {exc}"}
     certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
     return certificate
@@ -59,13 +72,14 @@ def check_certificate(mirror: Any, certificate: dict[str, Any]):
     if certificate["statement"] != mirror.name:
         return Verdict(False, f"the certificate is for {certificate['statement']}, "
                        f"not {mirror.name}")
-    if mirror.statement is None:
+    statement = checked_statement(mirror)
+    if statement is None:
         return Verdict(False, f"{mirror.name} has no translated statement to check against")
     try:
-        draw = parse_draw(certificate["draw"])
+        draw = parse_draw(certificate["draw"], certificate["version"])
     except CertificateError as exc:
         return Verdict(False, str(exc))
-    return check(mirror.statement, certificate, draw)
+    return check(statement, certificate, draw)
 
 
 def example_from_json(plan: dict, text: str, name: str) -> dict[str, Any]:
@@ -151,5 +165,5 @@ def replay(mirror: Any, text: str) -> Replay:
     return Replay(mirror.name, verdict, err, method, checked)
 
 
-__all__ = ["Replay", "attach_replay", "certify", "check_certificate", "example_from_json", "replay",
-           "replay_command"]
+__all__ = ["Replay", "attach_replay", "certify", "check_certificate", "checked_statement",
+           "example_from_json", "replay", "replay_command"]

@@ -1,4 +1,4 @@
-"""``report`` and ``show`` with every statement in a worker process, re-using cached rows.
+"""``report``, ``show``, ``bindings`` and ``generate`` with the work in worker processes.
 
 :func:`run_isolated` is :func:`mirror.product.pipeline.run` with the work moved out of the
 parent (:mod:`mirror.product.workers`): the parent only schedules and collects. It
@@ -13,7 +13,8 @@ parent (:mod:`mirror.product.workers`): the parent only schedules and collects. 
    row naming the cause.
 
 Rows come back in the survey's order whatever the number of workers, so the report is the
-same at ``--jobs 1`` and ``--jobs N``.
+same at ``--jobs 1`` and ``--jobs N``. :func:`generate_isolated` does steps 1 and 3 for
+``generate``: each statement is translated in a worker, the parent renders the files.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from typing import Any, Callable, Iterable
 from bridge.errors import InvalidArgument, LeanMirrorError
 from mirror.judge.result import StatementResult
 from mirror.product.cache import CACHE_DIR, DESCRIPTIVE, ResultCache
-from mirror.product.pipeline import CheckSettings, RunResult, run_meta, selects
+from mirror.product.settings import CheckSettings, RunResult, run_meta, selects
 from mirror.product.showing import show_mirrors  # noqa: F401 - part of this interface
-from mirror.product.tasks import death_row
+from mirror.product.tasks import death_row, with_output
 from mirror.product.workers import Outcome, open_pool
 
 #: Seconds added to every hard limit (a worker's start, its first build).
@@ -86,7 +87,15 @@ def probe_modules(pool: Any, project: Path, limit: float | None) -> tuple[tuple[
     modules, python_path = configured_modules(project)
     if limit is not None:
         limit += HARD_MARGIN
-    for module in modules:
+    if not modules:
+        return ()
+    # all in one worker first: one start-up serves them all when none ends it
+    pool.submit("all", "mirror.product.tasks:probe_imports", (modules, python_path),
+                timeout=limit)
+    outcome = pool.next()
+    if outcome is not None and outcome.death is None:
+        return ()
+    for module in modules:  # one of them ends its worker: which?
         pool.submit(module, "mirror.product.tasks:probe_import", (module, python_path),
                     timeout=limit)
     poisoned = []
@@ -97,16 +106,21 @@ def probe_modules(pool: Any, project: Path, limit: float | None) -> tuple[tuple[
     return tuple(sorted(poisoned))
 
 
-def survey(pool: Any, project: Path, method: str, settings: CheckSettings
+def survey(pool: Any, project: Path, method: str, settings: CheckSettings,
+           store: ResultCache | None = None, reuse: bool = True
            ) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
-    """The survey of ``project`` (run in a worker) and the modules it must not import."""
+    """The survey of ``project`` (run in a worker) and the modules it must not import.
+    With ``store``, the survey is kept there and, when ``reuse``, re-used while its inputs
+    are unchanged (:func:`mirror.product.tasks.survey`)."""
     probe_limit = settings.statement_timeout
     poisoned = probe_modules(pool, project, probe_limit)
     limit = SURVEY_LIMIT if settings.statement_timeout is None else max(
         SURVEY_LIMIT / 6, 5 * settings.statement_timeout)
+    cache_dir = None if store is None else str(store.directory)
+    modules = tuple(configured_modules(project)[0])
     pool.submit("survey", "mirror.product.tasks:survey",
-                (str(project), method, settings.statement_timeout, poisoned, settings),
-                timeout=limit)
+                (str(project), method, settings.statement_timeout, poisoned, settings,
+                 cache_dir, modules, reuse), timeout=limit)
     outcome = pool.next()
     if outcome is None or not outcome.ok:
         cause = outcome.describe() if outcome is not None else "no outcome"
@@ -135,9 +149,8 @@ def _reused(row: dict[str, Any], at: str, current: dict[str, Any]) -> StatementR
 
 
 def _row(outcome: Outcome, info: StatementInfo) -> dict[str, Any]:
-    if outcome.ok:
-        return outcome.value
-    return death_row(info.row, outcome.describe())
+    row = outcome.value if outcome.ok else death_row(info.row, outcome.describe())
+    return with_output(row, outcome)
 
 
 def run_isolated(
@@ -165,7 +178,7 @@ def run_isolated(
     pool = open_pool(jobs, ray)
     finished = False
     try:
-        found, poisoned = survey(pool, project, method, settings)
+        found, poisoned = survey(pool, project, method, settings, store, reuse=cache)
         infos = statement_infos(found, select)
         rows = _collect(pool, infos, found, poisoned, project, method, settings,
                         store if cache else None, store, progress)
@@ -178,7 +191,8 @@ def run_isolated(
                     found["catalog"])
     meta["cache"] = {"directory": str(store.directory), "enabled": cache,
                      "reused": sum(r.cached is not None for r in results),
-                     "computed": sum(r.cached is None for r in results)}
+                     "computed": sum(r.cached is None for r in results),
+                     "survey": found.get("survey_cached")}
     problems = found["problems"] + [f"{m}: {cause}" for m, cause in poisoned] + store.warnings
     return RunResult(meta, results, found["diagnostics"] + problems, [])
 
@@ -259,6 +273,87 @@ def bindings_isolated(project: str | Path, method: str = "auto",
     return table
 
 
-__all__ = ["RunError", "StatementInfo", "bindings_isolated", "configured_modules",
-           "hard_limit", "probe_modules", "run_isolated", "show_isolated", "show_mirrors",
+@dataclass
+class Generation:
+    """What :func:`generate_isolated` did: the files, and what ended a worker on the way."""
+
+    result: Any
+    #: Statement → why translating it ended its worker (its mirror is an ``error`` block).
+    failures: dict[str, str]
+    #: Module → why importing it ended a worker (its bindings are ``error`` blocks).
+    poisoned: tuple[tuple[str, str], ...]
+
+
+def _failed_record(declaration: Any, cause: str) -> Any:
+    from mirror.product.generator import MirrorRecord
+
+    return MirrorRecord(declaration.name, "error", declaration,
+                        reason=f"leanmirror error in translate: {cause}")
+
+
+def generate_isolated(project: str | Path, out_dir: str | Path, *, check: bool = False,
+                      method: str = "auto", statement_timeout: float | None = None,
+                      jobs: int | None = None, ray: str | None = None) -> Generation:
+    """``leanmirror generate`` (and ``--check``) with every statement translated in a worker.
+
+    The configured modules are imported in workers first (:func:`probe_modules`); then each
+    statement is translated in the pool under the hard limit of :func:`hard_limit`, so a
+    binding that kills its worker, a statement whose translation loops in C or exhausts the
+    memory limit is that statement's ``error`` block naming the cause, and the others are
+    generated as usual. The parent renders and compares the files; the result does not
+    depend on ``jobs``."""
+    from mirror.product.generator import project_from, render_modules, sync_files
+
+    project = Path(project)
+    if not project.is_dir():
+        raise InvalidArgument(f"project: {str(project)!r} is not a directory; expected a "
+                              "Lake project")
+    settings = CheckSettings(statement_timeout=statement_timeout)
+    pool = open_pool(jobs, ray)
+    finished = False
+    try:
+        poisoned = probe_modules(pool, project, statement_timeout)
+        pool.submit("plan", "mirror.product.tasks:generation_plan",
+                    (str(project), method, poisoned), timeout=SURVEY_LIMIT)
+        outcome = pool.next()
+        if outcome is None or not outcome.ok:
+            cause = outcome.describe() if outcome is not None else "no outcome"
+            raise RunError(f"generate: reading {str(project)!r} and its bindings failed in a "
+                           f"worker ({cause}); run `leanmirror bindings` to see which fails")
+        declarations = outcome.value["declarations"]
+        limit = hard_limit(settings, outcome.value["seconds"])
+        for decl in declarations:
+            pool.submit(decl.name, "mirror.product.tasks:mirror_records",
+                        (str(project), method, statement_timeout, poisoned, decl.name),
+                        timeout=limit)
+        records, failures = _records(pool, declarations)
+        finished = True
+    finally:
+        pool.close(finished)
+    mirrors = [m for decl in declarations for m in records[decl.name]]
+    files = render_modules(mirrors, project_from(out_dir, project))
+    return Generation(sync_files(files, out_dir, check=check), failures, poisoned)
+
+
+def _records(pool: Any, declarations: list[Any]) -> tuple[dict[str, list], dict[str, str]]:
+    by_name = {d.name: d for d in declarations}
+    records: dict[str, list] = {}
+    failures: dict[str, str] = {}
+    for _ in declarations:
+        outcome = pool.next()
+        if outcome is None:
+            break
+        if outcome.ok:
+            records[outcome.key] = outcome.value
+        else:
+            failures[outcome.key] = outcome.describe()
+            records[outcome.key] = [_failed_record(by_name[outcome.key], failures[outcome.key])]
+    for name in by_name.keys() - records.keys():  # the pool gave no outcome (cannot happen)
+        failures[name] = "the pool returned no outcome for it"
+        records[name] = [_failed_record(by_name[name], failures[name])]
+    return records, dict(sorted(failures.items()))
+
+
+__all__ = ["Generation", "RunError", "StatementInfo", "bindings_isolated", "configured_modules",
+           "generate_isolated", "hard_limit", "probe_modules", "run_isolated", "show_isolated", "show_mirrors",
            "statement_infos", "survey"]

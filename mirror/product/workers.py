@@ -123,8 +123,10 @@ def _serve(conn: Any, memory_limit: int, output: str) -> None:
             message = conn.recv()
         except EOFError:
             return
-        if message is None:
-            return
+        if message is None:  # done: nothing is buffered, so skip the interpreter's teardown
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
         key, target, args = message
         try:
             reply = (key, "ok", _resolve(target)(*args))
@@ -183,13 +185,16 @@ class _Worker:
         """What the worker wrote since its last task (at most ``limit`` bytes, then a mark)."""
         try:
             with open(self.output, "rb") as handle:
-                handle.seek(self.offset)
+                start = handle.seek(self.offset)
                 data = handle.read(limit + 1)
                 self.offset = handle.seek(0, os.SEEK_END)
         except OSError:
             return ""
         text = data[:limit].decode("utf-8", errors="replace")
-        return text + ("\n[output truncated]" if len(data) > limit else "")
+        if len(data) <= limit:
+            return text
+        return text + (f"\n[output truncated: the first {limit} of {self.offset - start} "
+                       "bytes are shown]")
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -306,12 +311,14 @@ class LocalPool:
 
     def close(self, finished: bool = True) -> None:
         """Stop every worker (politely when ``finished``, else at once)."""
-        for worker in list(self._workers):
+        for worker in self._workers:  # every idle worker is told first, then awaited
             if finished and not worker.busy:
                 try:
                     worker.conn.send(None)
                 except OSError:
                     pass
+        for worker in list(self._workers):
+            if finished and not worker.busy:
                 worker.process.join(2)
             worker.kill()
         self._workers.clear()

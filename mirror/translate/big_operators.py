@@ -1,16 +1,53 @@
 """Finite sums, products and quantifiers over a half-open range ``[lo, hi)`` of a
 one-argument ``Lambda`` (Mathlib's ``Finset.sum``/``Finset.prod`` over ``Finset.range``/``Ico``,
 bounded ``∀``/``∃``), expanded when the bounds are numerals.
+
+Nested expansions multiply: ``∑ i ≤ 1988, ∑ j ≤ i, ∑ k ≤ j, 1 / k`` is over 10⁹ terms. Inside
+:func:`expansion_budget` (one statement's translation) at most :data:`EXPANSION_BUDGET` terms
+are expanded in all; past it the statement is untranslatable, with that reason, instead of
+running until its time limit.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import sympy as sp
 from sympy.logic.boolalg import BooleanFunction
+
+from mirror.translate.values import Untranslatable
 
 
 #: Finite sums and products with concrete bounds are expanded up to this many terms.
 EXPAND_LIMIT = 4096
+#: Terms one statement's expansions may produce in all (nested sums included).
+EXPANSION_BUDGET = 50_000
+
+#: Terms still allowed in the current statement (a one-item list), or ``None``: no budget.
+_budget: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("expansion", default=None)
+
+
+@contextlib.contextmanager
+def expansion_budget(terms: int = EXPANSION_BUDGET):
+    """Within this block, expanding finite sums/products/quantifiers may produce at most
+    ``terms`` terms in all; one more raises :class:`Untranslatable`."""
+    token = _budget.set([terms])
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def _spend(count: int) -> None:
+    left = _budget.get()
+    if left is None:
+        return
+    left[0] -= count
+    if left[0] < 0:
+        raise Untranslatable(
+            "a finite sum, product or bounded quantifier with numeral bounds",
+            f"its nested expansion needs more than {EXPANSION_BUDGET:,} terms")
 
 
 def _expanded_terms(body, lo, hi) -> list | None:
@@ -21,6 +58,7 @@ def _expanded_terms(body, lo, hi) -> list | None:
     lo_i, hi_i = int(lo), int(hi)
     if hi_i - lo_i > EXPAND_LIMIT:
         return None
+    _spend(max(0, hi_i - lo_i))
     return [body(sp.Integer(j)) for j in range(lo_i, max(lo_i, hi_i))]
 
 

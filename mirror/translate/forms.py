@@ -24,6 +24,7 @@ from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
 from mirror.translate.finsets import bound_of, element_type, finset
 from mirror.translate.lattice_forms import LATTICE_FORMS
+from mirror.translate.witnesses import SEARCHED, candidate_exists
 from mirror.translate.values import (
     ArrayFn,
     Elab,
@@ -132,6 +133,8 @@ def _exists(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
             inner = body.args[1] if len(body.args) == 2 else T.App(T.Const("And"), body.args[1:])
             return Value(tr.fin_quant(V.FinExists, binder.name, ty, lo, hi, cond, inner, env),
                          PROP)
+    if ty.kind in SEARCHED:  # ℝ, ℚ, ℤ: among candidate witnesses (mirror.translate.witnesses)
+        return Value(candidate_exists(tr, binder.name, ty, body, env), PROP)
     lo, hi = tr.type_range(ty)
     return Value(tr.fin_quant(V.FinExists, binder.name, ty, lo, hi, None, body, env), PROP)
 

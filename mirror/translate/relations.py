@@ -28,6 +28,27 @@ from mirror.translate.values import (
 )
 
 
+#: Lean's relation → sympy's (``GT``/``GE`` are flipped to these first).
+_RELATIONS = {"Eq": sp.Eq, "Ne": sp.Ne, "LT.lt": sp.Lt, "LE.le": sp.Le}
+#: A closed relation whose sides have more nodes than this is built unevaluated: sympy's own
+#: evaluation of it (``evalf`` of nested radicals, say ``cos (k * π / 180)`` for 89 values
+#: of ``k``) can run for minutes. The later stages decide it (exactly, or in Arb balls).
+LARGE_CLOSED = 400
+
+
+def _large_closed(a: sp.Basic, b: sp.Basic) -> bool:
+    """Whether ``a`` and ``b`` are both closed and together exceed :data:`LARGE_CLOSED` nodes."""
+    if a.free_symbols or b.free_symbols:
+        return False
+    nodes = 0
+    for side in (a, b):
+        for _ in sp.preorder_traversal(side):
+            nodes += 1
+            if nodes > LARGE_CLOSED:
+                return True
+    return False
+
+
 class Relations:
     """Relations and propositions; the elaborating methods come from the elaborator."""
 
@@ -59,15 +80,9 @@ class Relations:
                 return sp.Not(eq)
             raise Untranslatable(f"order on {ty}")
         a, b = lhs.expr, rhs.expr
-        if name == "Eq":
-            return sp.Eq(a, b)
-        if name == "Ne":
-            return sp.Ne(a, b)
-        if ty.kind == "Complex":
+        if ty.kind == "Complex" and name not in ("Eq", "Ne"):
             raise Untranslatable("order on ℂ")
-        if name == "LT.lt":
-            return sp.Lt(a, b)
-        return sp.Le(a, b)
+        return _RELATIONS[name](a, b, evaluate=not _large_closed(a, b))
 
     def relation_type(self, term: T.App, env: Env) -> Ty:
         """The type both sides of a relation are elaborated at (``binrel%``)."""

@@ -25,6 +25,7 @@ import sympy as sp
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.translate.big_operators import expansion_budget
 from mirror.translate.elaborator import Elaborator
 from mirror.translate.implicits import auto_bound
 from mirror.translate.lean_terms import theorem_binders
@@ -85,7 +86,12 @@ class Translator(Unfolding, Elaborator):
     # ---- entry points -----------------------------------------------------------------------
 
     def translate_statement(self, decl: Declaration) -> Statement:
-        """Translate a theorem's statement ``∀ binders, hyps → conclusion``."""
+        """Translate a theorem's statement ``∀ binders, hyps → conclusion`` (finite
+        expansions bounded: :func:`mirror.translate.big_operators.expansion_budget`)."""
+        with expansion_budget():
+            return self._translate_statement(decl)
+
+    def _translate_statement(self, decl: Declaration) -> Statement:
         if decl.type is None:
             raise Untranslatable("statement", "the statement did not parse")
         self.used_bound = set()

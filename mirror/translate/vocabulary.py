@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Callable
 
 import sympy as sp
+from sympy.core.logic import fuzzy_and
 from sympy.logic.boolalg import BooleanFunction
 
 from mirror.translate import digits as _digits
@@ -54,6 +55,16 @@ class LeanIte(sp.Function):
     @classmethod
     def eval(cls, c, a, b):
         return a if a == b else _decided(c, a, b)
+
+    # a value of both branches' kind: sympy otherwise calls `n * (1 + ite)` non-real
+    def _eval_is_extended_real(self):
+        return fuzzy_and(branch.is_extended_real for branch in self.args[1:])
+
+    def _eval_is_integer(self):
+        return fuzzy_and(branch.is_integer for branch in self.args[1:])
+
+    def _eval_is_rational(self):
+        return fuzzy_and(branch.is_rational for branch in self.args[1:])
 
 
 class PropIte(BooleanFunction):

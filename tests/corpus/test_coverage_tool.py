@@ -135,3 +135,30 @@ def test_the_extreme_plan_is_a_forced_copy(coverage_tool):
     assert plan == {"settings": {"real_bound": 5.0, "nat_max": 6}, "variables": []}
     assert forced["settings"]["real_bound"] == 1e300 and forced["settings"]["nat_max"] == 6
     assert {0.0, 5e-324, 1e-300, 1e300} <= set(forced["settings"]["extremes"])
+
+
+def test_inconclusive_rows_group_by_reason_without_their_particulars(coverage_tool):
+    key = coverage_tool.inconclusive_key
+    assert key("2902 of 2902 draws not counted: 2902 rejected by the hypotheses") == \
+        key("12 of 40 draws not counted: 12 rejected by the hypotheses") == "N of N draws not counted"
+    assert key(None) == "no reason given"
+
+
+def test_a_benchmark_page_breaks_inconclusive_rows_down_and_rows_are_written(coverage_tool):
+    figures = coverage_tool.Figures("minif2f", theorems=2, inconclusive=2)
+    figures.undecided["N of N draws not counted"] = 2
+    page = coverage_tool.render([figures], [], "python tools/coverage.py --benchmark x")
+    assert "## Why rows are inconclusive" in page
+    assert "| `N of N draws not counted` | 2 |" in page
+    row = StatementResult("M.t", "M", "theorem", "stated", "inconclusive", reason="r",
+                          method="sweep; rejected draws: of 128 fresh draws, h rejects 88",
+                          rejected=41, examples=21)
+    written = coverage_tool.theorem_row("minif2f", row)
+    assert written["status"] == "inconclusive" and written["rejected"] == 41
+    assert "h rejects 88" in written["method"]
+
+
+def test_the_hand_checked_benchmark_findings_are_part_of_the_page(coverage_tool):
+    page = coverage_tool.render([coverage_tool.Figures("demo")], [], "python tools/coverage.py")
+    assert "## Known-false benchmark statements (checked by hand)" in page
+    assert "mathd_algebra_208" in page

@@ -42,6 +42,7 @@ FAULTS = {
     "memory": "def boom(x):\n    return float(len(bytearray(1 << 40)))\n",
     "exit_at_import": "import os\nos._exit(3)\n\ndef boom(x):\n    return x\n",
     "loop_at_import": "while True:\n    pass\n\ndef boom(x):\n    return x\n",
+    "segfault_at_import": "import ctypes\nctypes.string_at(0)\n\ndef boom(x):\n    return x\n",
     "print": "def boom(x):\n    print('chatty ' * 10000)\n    return x\n",
     "none": "def boom(x):\n    return x\n",
 }

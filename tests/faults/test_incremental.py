@@ -57,3 +57,34 @@ def test_an_edit_recomputes_only_the_rows_that_rest_on_it(tmp_path):
     forced = _report(project, tmp_path / "r", "--jobs", "2", "--no-cache")
     assert _recomputed(forced) == set(forced)
     assert _verdicts(forced) == _verdicts(rebound)
+
+
+def _survey(out: Path) -> str | None:
+    import json
+
+    return json.loads((out / "report.json").read_text(encoding="utf-8"))["meta"]["cache"]["survey"]
+
+
+def test_a_warm_run_translates_nothing_and_any_input_change_translates_again(tmp_path):
+    """The survey (every statement translated) is re-used only while nothing it rests on
+    changed: a warm run re-uses it; editing a binding's module, the configuration or a
+    definition translates the project again (and the rows that rest on it are recomputed)."""
+    project = make_project(tmp_path / "p")
+    out = tmp_path / "r"
+    _report(project, out, "--jobs", "2", "--no-cache")
+    assert _survey(out) is None  # --no-cache translates (and keeps the new survey)
+    _report(project, out, "--jobs", "2")
+    assert _survey(out) is not None and _survey(out).endswith("+00:00")
+    kernel = project / "python" / "faultpkg" / "good.py"
+    kernel.write_text("def relu(x):\n    return max(x, 0.0) + 1e-300\n", encoding="utf-8")
+    edited = _report(project, out, "--jobs", "2")
+    assert _survey(out) is None
+    assert {"Flt.relu.conformance", "Flt.relu_nonneg"} <= _recomputed(edited)
+    config = project / "leanmirror.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        '"Flt.boom" = "faultpkg.bad:boom"\n', ""), encoding="utf-8")
+    unbound = _report(project, out, "--jobs", "2")
+    assert _survey(out) is None
+    assert "Flt.boom.conformance" not in unbound
+    _report(project, out, "--jobs", "2")
+    assert _survey(out) is not None

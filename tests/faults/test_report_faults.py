@@ -19,6 +19,7 @@ CAUSES = {
     "memory": "MemoryError",
     "exit_at_import": "exited with status 3",
     "loop_at_import": "hard time limit",
+    "segfault_at_import": "SIGSEGV",
 }
 
 ARGS = ("--method", "scanner", "--examples", "20", "--statement-timeout", "3")
@@ -39,7 +40,7 @@ def test_report_finishes_with_the_fault_as_error_rows(fault, tmp_path):
         assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
 
 
-@pytest.mark.parametrize("fault", ["exit_at_import", "loop_at_import"])
+@pytest.mark.parametrize("fault", ["exit_at_import", "loop_at_import", "segfault_at_import"])
 def test_show_survives_a_module_that_ends_its_worker_at_import(fault, tmp_path):
     project = make_project(tmp_path / "p", fault)
     shown = leanmirror("show", "Flt.relu_nonneg", "--project", str(project),
@@ -49,15 +50,16 @@ def test_show_survives_a_module_that_ends_its_worker_at_import(fault, tmp_path):
     assert "module faultpkg.bad was not imported: the worker" in shown.stdout
 
 
-def test_bindings_lists_a_module_that_exits_at_import_as_one_error_line(tmp_path):
-    project = make_project(tmp_path / "p", "exit_at_import")
+@pytest.mark.parametrize("fault", ["exit_at_import", "segfault_at_import"])
+def test_bindings_lists_a_module_that_exits_at_import_as_one_error_line(fault, tmp_path):
+    project = make_project(tmp_path / "p", fault)
     listed = leanmirror("bindings", "--project", str(project), "--method", "scanner")
     assert listed.returncode == 1, listed.stderr[-2000:]  # findings: one binding fails
     assert "ok     Flt.relu" in listed.stdout
     boom = [line for line in listed.stdout.splitlines() if "Flt.boom" in line]
     assert boom and boom[0].startswith("error"), listed.stdout
     assert any(line.startswith("error  module faultpkg.bad ended a worker")
-               and CAUSES["exit_at_import"] in line for line in listed.stdout.splitlines())
+               and CAUSES[fault] in line for line in listed.stdout.splitlines())
 
 
 def test_report_on_a_local_ray_instance_makes_a_segfault_an_error_row(tmp_path):
@@ -74,3 +76,24 @@ def test_report_on_a_local_ray_instance_makes_a_segfault_an_error_row(tmp_path):
     for name in UNTOUCHED:
         assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
     assert rows["Flt.false_square"]["mirror_status"] == "refuted"
+
+
+def test_what_a_binding_prints_is_in_its_rows_truncated_with_the_truncation_stated(tmp_path):
+    """A binding that prints (and does not die): its rows carry the worker's captured output,
+    cut at the pool's limit with the cut stated; the report shows it; rows that print
+    nothing carry none."""
+    project = make_project(tmp_path / "p", "print")
+    out = tmp_path / "report"
+    done = leanmirror("report", "--project", str(project), "--out", str(out), "--jobs", "2",
+                      *ARGS)
+    assert done.returncode == 1, done.stderr[-2000:]  # the false theorem is refuted
+    rows = report_rows(out)
+    for name in FAULTY:
+        assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
+    chatty = rows["Flt.boom.conformance"]["output"]
+    assert chatty.startswith("chatty chatty"), chatty[:100]
+    assert "[output truncated: the first 4096 of " in chatty and len(chatty) < 4300
+    for name in UNTOUCHED:
+        assert rows[name].get("output") is None, rows[name].get("output")
+    assert "worker output" in (out / "report.html").read_text(encoding="utf-8")
+    assert "Worker output" in (out / "report.md").read_text(encoding="utf-8")

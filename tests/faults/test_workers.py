@@ -29,7 +29,8 @@ def test_each_death_is_the_outcome_of_its_task_and_the_pool_goes_on():
     assert outcomes["c loop"].death == "the worker was killed after the hard time limit of 2 s"
     assert outcomes["memory"].error.startswith("MemoryError: the worker's memory limit (2048 MiB)")
     assert outcomes["chatty"].ok and outcomes["chatty"].output.startswith("x" * 100)
-    assert outcomes["chatty"].output.endswith("[output truncated]")
+    assert outcomes["chatty"].output.endswith(
+        "[output truncated: the first 100 of 1001 bytes are shown]")
     assert outcomes["raises"].error == "ValueError: math domain error"
     assert outcomes["fine"].ok and outcomes["fine"].value == 4.0
 

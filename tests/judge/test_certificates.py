@@ -121,7 +121,7 @@ def test_cli_check_certificate(rows, project, tmp_path, capsys):
 def test_reading_a_file_that_is_not_a_certificate_names_what_is_wrong(tmp_path):
     path = tmp_path / "c.json"
     path.write_text(json.dumps({"format": FORMAT, "version": 99}), encoding="utf-8")
-    with pytest.raises(CertificateError, match="version 99, expected 1"):
+    with pytest.raises(CertificateError, match="version 99, expected one of 1, 2"):
         read(path)
 
 

@@ -110,3 +110,29 @@ def test_a_translation_that_never_ends_times_out_while_building(monkeypatch):
 def test_guard_rejects_a_nonpositive_timeout():
     with pytest.raises(ValueError, match="timeout=0: expected a positive number"):
         Guard(timeout=0)
+
+
+def test_a_time_limit_swallowed_where_it_landed_fires_again():
+    # Hypothesis's gc callback, a __del__ or a bare except in a binding can swallow the timeout;
+    # the stage must still end (it ran to its own end before the alarm was re-armed)
+    from mirror.judge.guard import StatementTimeout
+
+    reached_the_end = []
+
+    def swallowing_stage() -> str:
+        deadline = time.monotonic() + 5
+        try:
+            while time.monotonic() < deadline:
+                pass
+        except StatementTimeout:
+            pass  # swallowed, as an "Exception ignored in gc callback" is
+        while time.monotonic() < deadline:
+            pass
+        reached_the_end.append(True)
+        return "finished"
+
+    guard = Guard(timeout=0.2)
+    assert guard.call("check", swallowing_stage) is None
+    assert guard.failure.timed_out
+    assert reached_the_end == []
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # no alarm left behind

@@ -43,6 +43,11 @@ EXPECTED = {
     "and_forall": "tested", "and_forall_false": "refuted",
     "forall_icc": "tested", "forall_icc_false": "refuted",
     "forall_premises": "tested", "forall_premises_false": "refuted",
+    # ∃ over ℝ/ℚ/ℤ among candidate witnesses (Reach/Witnesses.lean)
+    "exists_linear": "tested", "exists_inverse": "tested", "exists_between": "tested",
+    "exists_int": "tested", "and_exists_rat": "tested", "exists_hyp_false": "refuted",
+    "not_exists_int_false": "refuted", "not_exists_between_false": "refuted",
+    "exists_odd_double_false": "inconclusive",
     # order vocabulary (Reach/Orders.lean)
     "monotone_strict_false": "refuted", "strictMono_square": "tested",
     "monotone_false": "refuted", "strictAnti_neg'": "tested", "antitone_sq_false": "refuted",

@@ -183,12 +183,12 @@ def test_interrupt_mid_generate_is_one_line_exit_2_and_leaves_no_partial_file(tm
 
 def test_unreadable_path_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
     (tmp_path / "lakefile.toml").write_text('name = "p"\n')
-    from mirror.product import generator
+    from mirror.product import runner
 
     def unreadable(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "lean" / "A.lean"))
 
-    monkeypatch.setattr(generator, "generate", unreadable)
+    monkeypatch.setattr(runner, "generate_isolated", unreadable)  # what `generate` runs
     assert cli.main(["generate", "--project", str(tmp_path)]) == 2
     line = _error_line(capsys)
     assert "Permission denied" in line and "A.lean" in line

@@ -339,22 +339,74 @@ def path_planes(a_re: np.ndarray, a_im: np.ndarray) -> tuple[np.ndarray, np.ndar
     """Planes of the path product, ``G[i, j] = G[i, j+1] * a[j+1]`` column by column.
 
     The work is done on the transpose (``T[j, i] = G[i, j]``) so that each step writes one
-    contiguous row: ``T[c, c+1:] = T[c+1, c+1:] * a[c+1]``.
+    contiguous row: ``T[c, c+1:] = T[c+1, c+1:] * a[c+1]``. Every partial product is carried
+    as a mantissa (largest lane in ``[1/2, 1)``) and a binary exponent (:func:`scaled`), so a
+    path whose partial products leave float64's range still ends at its true value (a closed
+    gate gives exactly 0, never ``0 * inf``); only the final value rounds to ``±inf`` or to a
+    subnormal. Scaling by powers of two is exact, so in range the values are the unscaled
+    products' bit for bit (up to lanes more than 2^1022 below the other, whose error is far
+    below an ulp of the modulus).
     """
     n = a_re.size
     t_re = np.zeros((n, n), dtype=np.float64)
     t_im = np.zeros((n, n), dtype=np.float64)
+    t_exp = np.zeros((n, n), dtype=np.int64)
     diagonal = np.arange(n)
     t_re[diagonal, diagonal] = 1.0
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+    m_re, m_im, m_exp = scaled(a_re, a_im, 0)
+    with np.errstate(under="ignore"):
         for c in range(n - 2, -1, -1):
             prev_re = t_re[c + 1, c + 1 :]
             prev_im = t_im[c + 1, c + 1 :]
-            ar = a_re[c + 1]
-            ai = a_im[c + 1]
-            t_re[c, c + 1 :] = prev_re * ar - prev_im * ai
-            t_im[c, c + 1 :] = prev_re * ai + prev_im * ar
-    return t_re.T.copy(), t_im.T.copy()
+            ar = m_re[c + 1]
+            ai = m_im[c + 1]
+            t_re[c, c + 1 :], t_im[c, c + 1 :], t_exp[c, c + 1 :] = scaled(
+                prev_re * ar - prev_im * ai, prev_re * ai + prev_im * ar,
+                t_exp[c + 1, c + 1 :] + m_exp[c + 1])
+    return unscaled(t_re.T, t_exp.T), unscaled(t_im.T, t_exp.T)
+
+
+def chain_planes(a_re: np.ndarray, a_im: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The gated chain ``y_0 = b_0``, ``y_i = a_i y_{i-1} + b_i`` as complex128 ``[n]``, each
+    ``y_i`` carried as a mantissa and a binary exponent (:func:`scaled`): the product and the
+    sum round as the unscaled formula (``(a_re y_re − a_im y_im) + b``), the power-of-two
+    alignments are exact, and only the stored value rounds to ``±inf`` or a subnormal."""
+    n = b.size
+    out_re = np.zeros(n)
+    out_im = np.zeros(n)
+    out_exp = np.zeros(n, dtype=np.int64)
+    ar, ai, ae = (v.tolist() for v in scaled(a_re, a_im, np.zeros(n, dtype=np.int64)))
+    bm, be = (v.tolist() for v in np.frexp(b))
+    y_re, y_im, y_exp = 0.0, 0.0, 0
+    for i in range(n):
+        if i == 0:
+            y_re, y_im, y_exp = bm[0], 0.0, be[0]
+        else:
+            p_re = ar[i] * y_re - ai[i] * y_im
+            p_im = ar[i] * y_im + ai[i] * y_re
+            p_exp = ae[i] + y_exp
+            top = (p_exp if bm[i] == 0.0 else be[i] if p_re == 0.0 == p_im
+                   else max(p_exp, be[i]))
+            y_re = math.ldexp(p_re, p_exp - top) + math.ldexp(bm[i], be[i] - top)
+            y_im = math.ldexp(p_im, p_exp - top)
+            shift = math.frexp(max(abs(y_re), abs(y_im)))[1]
+            y_re, y_im, y_exp = math.ldexp(y_re, -shift), math.ldexp(y_im, -shift), top + shift
+        out_re[i], out_im[i], out_exp[i] = y_re, y_im, y_exp
+    return complex_from_planes(unscaled(out_re, out_exp), unscaled(out_im, out_exp))
+
+
+def scaled(re, im, exp):
+    """``(re, im) · 2^exp`` as a mantissa whose largest lane is in ``[1/2, 1)`` (0 stays 0)
+    and its exponent."""
+    _, shift = np.frexp(np.maximum(np.abs(re), np.abs(im)))
+    return np.ldexp(re, -shift), np.ldexp(im, -shift), exp + shift
+
+
+def unscaled(mantissa: np.ndarray, exp: np.ndarray) -> np.ndarray:
+    """``mantissa · 2^exp``, rounded once: ``±inf`` beyond float64's range, a subnormal or 0
+    below it."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(mantissa, np.clip(exp, -4000, 4000).astype(np.int32))
 
 
 def path_modulus(m: np.ndarray) -> np.ndarray:

@@ -413,7 +413,9 @@ def chain_label(a: Any, b: Any) -> np.ndarray:
     0``; with ``b_0 = 0`` the two agree, and with any ``b`` this chain equals the readout of
     the path-product corner, ``y = G b`` (``a_0`` is never read). ``a`` is complex (or real),
     ``b`` real, both of length ``n``. The recurrence is inherently sequential (one step per
-    position); complex products use the textbook formula with one rounding per operation.
+    position); complex products use the textbook formula with one rounding per operation, on
+    values carried as a mantissa and a binary exponent (:func:`_eval.chain_planes`), so that a
+    prefix beyond float64's range does not poison the rest (``0 · inf``).
     """
     a_vec = _complex_vector(a, "a")
     b_vec = _real_vector(b, "b")
@@ -422,22 +424,4 @@ def chain_label(a: Any, b: Any) -> np.ndarray:
             f"chain_label: a has length {a_vec.size} and b has length {b_vec.size}; "
             "expected equal lengths"
         )
-    n = a_vec.size
-    out_re = np.zeros(n, dtype=np.float64)
-    out_im = np.zeros(n, dtype=np.float64)
-    a_re = a_vec.real.tolist()
-    a_im = a_vec.imag.tolist()
-    b_list = b_vec.tolist()
-    y_re = 0.0
-    y_im = 0.0
-    for i in range(n):
-        if i == 0:
-            y_re, y_im = b_list[0], 0.0
-        else:
-            y_re, y_im = (
-                a_re[i] * y_re - a_im[i] * y_im + b_list[i],
-                a_re[i] * y_im + a_im[i] * y_re,
-            )
-        out_re[i] = y_re
-        out_im[i] = y_im
-    return _eval.complex_from_planes(out_re, out_im)
+    return _eval.chain_planes(a_vec.real.copy(), a_vec.imag.copy(), b_vec.copy())

@@ -8,6 +8,8 @@ KV head ``c`` serves the ``G`` query heads ``c·G + g``.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -79,9 +81,47 @@ def _grouped_attention(scale: float, q: np.ndarray, k: np.ndarray, v: np.ndarray
     qh = np.moveaxis(q, -4, -2)  # [..., Hkv, G, S, D]
     kh = np.moveaxis(k, -3, -2)[..., :, None, :, :]  # [..., Hkv, 1, L, D]
     vh = np.moveaxis(v, -3, -2)[..., :, None, :, :]
-    logits = scale * (qh @ np.swapaxes(kh, -1, -2))  # [..., Hkv, G, S, L]
-    probs = _masked_softmax(logits, mask[..., None, None, :, :])
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = scale * (qh @ np.swapaxes(kh, -1, -2))  # [..., Hkv, G, S, L]
+    visible = mask[..., None, None, :, :]
+    if logits.dtype.kind == "f" and not np.isfinite(logits).all():
+        logits = _exact_rows(scale, qh, kh, logits, visible)
+    probs = _masked_softmax(logits, visible)
     return np.moveaxis(probs @ vh, -2, -4)  # [..., S, Hkv, G, D]
+
+
+def _exact_rows(scale: float, qh: np.ndarray, kh: np.ndarray, logits: np.ndarray,
+                visible: np.ndarray) -> np.ndarray:
+    """Logit rows with a non-finite visible entry from finite operands (``q·k`` overflowed,
+    ``0 · inf``), recomputed exactly: softmax is shift-invariant, so such a row becomes its
+    exact logits minus their exact visible maximum, each rounded once (``-inf`` where the gap
+    is beyond float64's range, whose weight ``exp`` rounds to 0 anyway). Rows from
+    non-finite operands are left as they are."""
+    if not (np.isfinite(qh).all() and np.isfinite(kh).all() and math.isfinite(scale)):
+        return logits
+    shape = logits.shape
+    qb = np.broadcast_to(qh, shape[:-1] + qh.shape[-1:])
+    kb = np.broadcast_to(kh, shape[:-2] + kh.shape[-2:])
+    vis = np.broadcast_to(visible, shape)
+    out = logits.copy()
+    bad = (~np.isfinite(logits) & vis).any(axis=-1)
+    factor = Fraction(float(scale))
+    for row in map(tuple, np.argwhere(bad)):
+        cols = np.flatnonzero(vis[row])
+        query = [Fraction(float(u)) for u in qb[row]]
+        exact = [factor * sum((a * Fraction(float(b)) for a, b in zip(query, kb[row[:-1]][c])),
+                              Fraction(0)) for c in cols]
+        top = max(exact)
+        out[row][cols] = [_rounded(e - top) for e in exact]
+    return out
+
+
+def _rounded(value: Fraction) -> float:
+    """An exact non-positive number rounded once to float64 (``-inf`` below its range)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return -math.inf
 
 
 #: Per-head work ``S * L`` from which causal and sliding attention take the blocked path.

@@ -12,6 +12,8 @@ heads): ``alpha, beta[..., T]``, ``q, k[..., T, Dk]``, ``v[..., T, Dv]``, state
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -74,11 +76,15 @@ def _inputs(alpha: Any, beta: Any, q: Any, k: Any, v: Any, initial_state: Any,
 
 def _step(state: np.ndarray, alpha: np.ndarray, beta: np.ndarray, k: np.ndarray,
           v: np.ndarray) -> np.ndarray:
-    """One recurrence step on batched arrays (no checks)."""
-    sk = np.einsum("...ij,...j->...i", state, k)
-    a = alpha[..., None, None]
-    b = beta[..., None, None]
-    return a * state - (a * b) * (sk[..., :, None] * k[..., None, :]) + b * (v[..., :, None] * k[..., None, :])
+    """One recurrence step on batched arrays (no checks). A closed gate ``α = 0`` drops the
+    decayed state exactly (``α • S(…) = 0`` in Lean), so a state that overflowed earlier does
+    not turn into ``0 · inf = NaN``."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        sk = np.einsum("...ij,...j->...i", state, k)
+        a = alpha[..., None, None]
+        b = beta[..., None, None]
+        decayed = a * state - (a * b) * (sk[..., :, None] * k[..., None, :])
+        return np.where(a == 0, 0.0, decayed) + b * (v[..., :, None] * k[..., None, :])
 
 
 def gdn_step(state: Any, alpha: Any, beta: Any, k: Any, v: Any, *, dtype: Any = None) -> np.ndarray:
@@ -106,7 +112,39 @@ def gdn_step(state: Any, alpha: Any, beta: Any, k: Any, v: Any, *, dtype: Any = 
     ba = _array("beta", beta, dt)
     _broadcast_batch(("state", "alpha", "beta", "k", "v"),
                      (s.shape[:-2], aa.shape, ba.shape, ka.shape[:-1], va.shape[:-1]))
-    return _step(s, aa, ba, ka, va)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _step(s, aa, ba, ka, va)
+    if out.dtype.kind == "f" and not np.isfinite(out).all():
+        out = _exact_step(out, s, aa, ba, ka, va)
+    return out
+
+
+def _exact_step(out: np.ndarray, state: np.ndarray, alpha: np.ndarray, beta: np.ndarray,
+                k: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The entries of one step that float64 left non-finite from finite operands, recomputed
+    exactly (``α (S_ij − β (S k)_i k_j) + β v_i k_j`` in rationals) and rounded once: finite
+    when the true entry is in range, ``±inf`` beyond it (round-to-nearest overflow)."""
+    if not all(np.isfinite(a).all() for a in (state, alpha, beta, k, v)):
+        return out
+    batch = out.shape[:-2]
+    s_b = np.broadcast_to(state, out.shape)
+    a_b, b_b = np.broadcast_to(alpha, batch), np.broadcast_to(beta, batch)
+    k_b = np.broadcast_to(k, batch + k.shape[-1:])
+    v_b = np.broadcast_to(v, batch + v.shape[-1:])
+    out = out.copy()
+    for idx in map(tuple, np.argwhere(~np.isfinite(out))):
+        *lead, i, j = idx
+        lead = tuple(lead)
+        row = [Fraction(float(x)) for x in s_b[lead + (i,)]]
+        keys = [Fraction(float(x)) for x in k_b[lead]]
+        a, b = Fraction(float(a_b[lead])), Fraction(float(b_b[lead]))
+        sk = sum((x * y for x, y in zip(row, keys)), Fraction(0))
+        exact = a * (row[j] - b * sk * keys[j]) + b * Fraction(float(v_b[lead + (i,)])) * keys[j]
+        try:
+            out[idx] = float(exact)
+        except OverflowError:
+            out[idx] = math.inf if exact > 0 else -math.inf
+    return out
 
 
 def _recurrent(aa: np.ndarray, ba: np.ndarray, qa: np.ndarray, ka: np.ndarray, va: np.ndarray,

@@ -9,6 +9,8 @@ leading batch axes too, one weight per leading batch index of ``x`` (``x[B, T, K
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -32,12 +34,35 @@ def _matrix(name: str, value: Any, dt: np.dtype, x: np.ndarray, meaning: str) ->
 
 
 def _times(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """``x Wᵀ`` over the last axis, a batched weight matched to ``x``'s leading axes."""
-    if weight.ndim == 2:
-        return x @ weight.T
-    lead = weight.shape[:-2]
-    rows = x.reshape(lead + (-1, x.shape[-1]))
-    return np.matmul(rows, np.swapaxes(weight, -1, -2)).reshape(x.shape[:-1] + weight.shape[-2:-1])
+    """``x Wᵀ`` over the last axis, a batched weight matched to ``x``'s leading axes.
+
+    BLAS first; an entry it leaves non-finite from finite operands (a product or a partial
+    sum overflowed, ``inf − inf``) is recomputed exactly (:func:`_exact_dot`), so it is the
+    correct rounding of the true sum: finite when the sum is in range, ``±inf`` beyond it."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if weight.ndim == 2:
+            out = x @ weight.T
+        else:
+            lead = weight.shape[:-2]
+            rows = x.reshape(lead + (-1, x.shape[-1]))
+            out = np.matmul(rows, np.swapaxes(weight, -1, -2)).reshape(
+                x.shape[:-1] + weight.shape[-2:-1])
+    if out.dtype.kind == "f" and not np.isfinite(out).all() and np.isfinite(x).all() \
+            and np.isfinite(weight).all():
+        lead = weight.ndim - 2
+        for idx in map(tuple, np.argwhere(~np.isfinite(out))):
+            out[idx] = _exact_dot(x[idx[:-1]], weight[idx[:lead] + idx[-1:]])
+    return out
+
+
+def _exact_dot(a: np.ndarray, b: np.ndarray) -> float:
+    """``Σ a_k b_k`` in exact rational arithmetic, rounded once to float64 (``±inf`` beyond
+    its range, as round-to-nearest overflows)."""
+    total = sum((Fraction(float(u)) * Fraction(float(v)) for u, v in zip(a, b)), Fraction(0))
+    try:
+        return float(total)
+    except OverflowError:
+        return math.inf if total > 0 else -math.inf
 
 
 def linear(x: Any, W: Any, *, dtype: Any = None) -> np.ndarray:

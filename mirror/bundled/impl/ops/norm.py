@@ -17,9 +17,23 @@ from mirror.bundled.impl.ops._checks import _array, _dtype, _per_row
 from mirror.bundled.impl.ops.scalar import silu
 
 
-def _inv_rms(eps: float | np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``1 / √(mean(x²) + eps)`` over the last axis, kept as a trailing axis of size 1."""
-    return 1.0 / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
+def _normalised(x: np.ndarray, eps: float | np.ndarray, mean: bool) -> np.ndarray:
+    """``x / √(Σ x² (/ H) + eps)`` over the last axis, scaled so that no square overflows or
+    underflows: with ``c = max(max|x|, √|eps|)`` per row, ``Σ x²/c² + eps/c²`` lies in
+    ``[-1, H + 1]``, and the result is ``(x/c) / √(that)`` (the LAPACK ``dnrm2`` idea). A row
+    with ``x = 0`` and ``eps = 0`` is ``0 / 0`` (NaN), as the unscaled formula gives."""
+    dt = x.dtype
+    top = np.max(np.abs(x), axis=-1, keepdims=True) if x.shape[-1] else np.zeros(
+        x.shape[:-1] + (1,), dtype=dt)
+    eps_rows = np.broadcast_to(np.asarray(eps, dtype=dt), top.shape)
+    c = np.maximum(top, np.sqrt(np.abs(eps_rows)))
+    safe = np.where(c > 0, c, 1).astype(dt, copy=False)
+    y = x / safe
+    total = np.sum(y * y, axis=-1, keepdims=True)
+    if mean:
+        total = total / x.shape[-1] if x.shape[-1] else total
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return y / np.sqrt(total + (eps_rows / safe) / safe)
 
 
 def _weight(name: str, w: Any, x: np.ndarray, dt: np.dtype) -> np.ndarray:
@@ -43,7 +57,7 @@ def rmsnorm(eps: Any, x: Any, w: Any, *, dtype: Any = None) -> np.ndarray:
     a = _array("x", x, dt, min_ndim=1)
     e = _per_row("eps", eps, a)
     weight = _weight("w", w, a, dt)
-    return (a * _inv_rms(e, a) * weight).astype(dt, copy=False)
+    return (_normalised(a, e, True) * weight).astype(dt, copy=False)
 
 
 def rmsnorm_offset(eps: Any, x: Any, w: Any, *, dtype: Any = None) -> np.ndarray:
@@ -52,7 +66,7 @@ def rmsnorm_offset(eps: Any, x: Any, w: Any, *, dtype: Any = None) -> np.ndarray
     a = _array("x", x, dt, min_ndim=1)
     e = _per_row("eps", eps, a)
     weight = _weight("w", w, a, dt)
-    return (a * _inv_rms(e, a) * (1.0 + weight)).astype(dt, copy=False)
+    return (_normalised(a, e, True) * (1.0 + weight)).astype(dt, copy=False)
 
 
 def rmsnorm_unit(eps: Any, x: Any, *, dtype: Any = None) -> np.ndarray:
@@ -60,7 +74,7 @@ def rmsnorm_unit(eps: Any, x: Any, *, dtype: Any = None) -> np.ndarray:
     dt = _dtype(dtype)
     a = _array("x", x, dt, min_ndim=1)
     e = _per_row("eps", eps, a)
-    return (a * _inv_rms(e, a)).astype(dt, copy=False)
+    return _normalised(a, e, True).astype(dt, copy=False)
 
 
 def rmsnorm_gated(eps: Any, x: Any, w: Any, z: Any, *, dtype: Any = None) -> np.ndarray:
@@ -73,7 +87,7 @@ def rmsnorm_gated(eps: Any, x: Any, w: Any, z: Any, *, dtype: Any = None) -> np.
     gate = _array("z", z, dt, min_ndim=1)
     if gate.shape != a.shape:
         raise _shape_error("z", gate.shape, a.shape)
-    return (weight * (a * _inv_rms(e, a)) * silu(gate, dtype=dt)).astype(dt, copy=False)
+    return (weight * _normalised(a, e, True) * silu(gate, dtype=dt)).astype(dt, copy=False)
 
 
 def l2norm(eps: Any, x: Any, *, dtype: Any = None) -> np.ndarray:
@@ -81,4 +95,4 @@ def l2norm(eps: Any, x: Any, *, dtype: Any = None) -> np.ndarray:
     dt = _dtype(dtype)
     a = _array("x", x, dt, min_ndim=1)
     e = _per_row("eps", eps, a)
-    return (a / np.sqrt(np.sum(a * a, axis=-1, keepdims=True) + e)).astype(dt, copy=False)
+    return _normalised(a, e, False).astype(dt, copy=False)
