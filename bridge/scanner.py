@@ -42,7 +42,7 @@ from bridge.notation import (
 from bridge.parser import BINARY_OPS, LeanParseError, Parser
 from bridge.project import LakeProject, as_project
 from bridge.statements import DeclarationReader
-from bridge.term import Binder
+from bridge.term import Binder, Const
 
 
 @dataclass
@@ -379,6 +379,9 @@ class _FileScanner(DeclarationReader):
                 except LeanParseError as exc:
                     # `variable {x}` with no type updates the binder info of existing names
                     self.diag_parse(exc, "cannot parse variable binder")
+                    # its names stay bound, to a type nothing translates (not free: a free
+                    # name would read as a constant, or as an auto-bound implicit)
+                    scope.variables.extend(_unparsed_binders(group_toks))
                     k = close + 1
                     continue
                 for binder in group:
@@ -397,6 +400,23 @@ class _FileScanner(DeclarationReader):
                     scope.variables[idx] = replace(existing, info=binder.info)
                     return True
         return False
+
+#: The type of a variable whose binder did not parse (no translation reads it).
+UNPARSED_TYPE = Const("«unparsed variable type»")
+
+
+def _unparsed_binders(group: list[Token]) -> list[Binder]:
+    """``(a b : T)`` whose ``T`` did not parse: ``a`` and ``b`` bound to :data:`UNPARSED_TYPE`."""
+    info = {"{": "implicit", "[": "instImplicit", "⦃": "strictImplicit"}.get(group[0].text, "default")
+    names = []
+    for t in group[1:]:
+        if t.kind != "ident":
+            break
+        names.append(t.text)
+    if not group[1:] or len(names) == len(group) - 1 or group[1 + len(names)].text != ":":
+        return []
+    return [Binder(name, UNPARSED_TYPE, info) for name in names]
+
 
 def _decode(data: bytes) -> tuple[str, list[tuple[int, int]]]:
     """Decode UTF-8, replacing invalid bytes; returns the text and (line, column) of each bad run."""

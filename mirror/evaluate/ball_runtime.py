@@ -246,6 +246,16 @@ class BallRuntime(BallFunctions, NumpyRuntime):
             out = self._each2(pick, out, x)
         return out
 
+    def _extremum_fold(self, direction: int):
+        def combine(a, b):
+            return b if a is None else np.asarray(self._extremum((a, b), direction),
+                                                  dtype=object).item()
+        return None, np.frompyfunc(combine, 2, 1)
+
+    def _unreachable(self, reason: str):
+        self.unsure(reason)
+        return arb.nan()
+
     def sup_range(self, body, lo, hi):
         return self._reduce("sup", body, lo, hi,
                             lambda: self._fold(body, lo, hi, 0, np.frompyfunc(

@@ -21,6 +21,7 @@ import numpy as np
 from flint import arb, fmpq
 
 from mirror.evaluate.balls import ball, difference_sign, exact_value, is_exact, is_top, sign_of
+from mirror.translate.digits import digit_at, digit_length, digit_sum
 from mirror.translate.integers import int_fdiv, int_tdiv, nat_log
 
 _FACTORIAL_INT64 = 20  # 20! < 2^63 ≤ 21!
@@ -109,6 +110,29 @@ class NumpyFunctions:
     def int_tdiv(self, a, b):
         """``Int.tdiv`` (toward zero), ``Int.tdiv_zero``."""
         return _int_map(int_tdiv, a, b)
+
+    def rat_num(self, q):
+        """``Rat.num`` of each float's exact value (floats are dyadic rationals; a value
+        rounded by float arithmetic is re-decided exactly whenever its relation fails)."""
+        return np.vectorize(lambda v: float(Fraction(v).numerator) if math.isfinite(v)
+                            else math.nan, otypes=[float])(np.asarray(q, dtype=float))
+
+    def rat_den(self, q):
+        """``Rat.den`` of each float's exact value (see :meth:`rat_num`)."""
+        return np.vectorize(lambda v: float(Fraction(v).denominator) if math.isfinite(v)
+                            else math.nan, otypes=[float])(np.asarray(q, dtype=float))
+
+    def digit_sum(self, b, n):
+        """``(Nat.digits b n).sum`` (``Nat.digits_zero``, ``Nat.digits_one``…)."""
+        return _int_map(digit_sum, b, n)
+
+    def digit_length(self, b, n):
+        """``(Nat.digits b n).length``."""
+        return _int_map(digit_length, b, n)
+
+    def digit_at(self, b, n, i):
+        """``(Nat.digits b n)[i]``, ``0`` past the end."""
+        return _int_map(digit_at, b, n, i)
 
     def int_fdiv(self, a, b):
         """``Int.fdiv`` (toward −∞), ``Int.fdiv_zero``."""
@@ -263,6 +287,28 @@ class MpFunctions:
     def int_tdiv(self, a, b):
         return self._ints(int_tdiv, a, b)
 
+    def _rational(self, q, part: str):
+        def one(v):
+            if _is_exact(v):
+                return getattr(Fraction(v), part)
+            return self.context.nan  # an mp approximation has no exact numerator
+        return self._each(one, q)
+
+    def rat_num(self, q):
+        return self._rational(q, "numerator")
+
+    def rat_den(self, q):
+        return self._rational(q, "denominator")
+
+    def digit_sum(self, b, n):
+        return self._ints(digit_sum, b, n)
+
+    def digit_length(self, b, n):
+        return self._ints(digit_length, b, n)
+
+    def digit_at(self, b, n, i):
+        return self._ints(digit_at, b, n, i)
+
     def int_fdiv(self, a, b):
         return self._ints(int_fdiv, a, b)
 
@@ -394,6 +440,25 @@ class BallFunctions:
     nat_sqrt = MpFunctions.nat_sqrt
     nat_log = MpFunctions.nat_log
     int_tdiv = MpFunctions.int_tdiv
+    digit_sum = MpFunctions.digit_sum
+
+    def _rational(self, q, part: str):
+        def one(v):
+            if is_exact(v):
+                value = exact_value(v)
+                return int(value.p if part == "numerator" else value.q) \
+                    if isinstance(value, fmpq) else (int(value) if part == "numerator" else 1)
+            self.unsure(f"the {part} of a rational known only as a ball")
+            return arb.nan()
+        return self._each(one, q)
+
+    def rat_num(self, q):
+        return self._rational(q, "numerator")
+
+    def rat_den(self, q):
+        return self._rational(q, "denominator")
+    digit_length = MpFunctions.digit_length
+    digit_at = MpFunctions.digit_at
     int_fdiv = MpFunctions.int_fdiv
     int_tmod = MpFunctions.int_tmod
     int_fmod = MpFunctions.int_fmod

@@ -192,6 +192,13 @@ class MpRuntime(MpFunctions, NumpyRuntime):
     def sup_range(self, body, lo, hi):
         return self._reduce("sup", body, lo, hi, lambda: self._fold(body, lo, hi, 0, _MAX))
 
+    def _extremum_fold(self, direction: int):
+        pick = max if direction > 0 else min
+        return None, np.frompyfunc(lambda a, b: b if a is None else pick(a, b), 2, 1)
+
+    def _unreachable(self, reason: str):
+        return self.context.nan
+
     def _term(self, value):
         return self.batched(np.asarray(value, dtype=object))
 

@@ -13,6 +13,7 @@ connectives in :mod:`mirror.evaluate.truth`, Lean's functions in :mod:`mirror.ev
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any, Callable
 
 import numpy as np
@@ -108,8 +109,13 @@ class NumpyRuntime(Reductions, LinearAlgebra, Propositions, NumpyFunctions):
 
     def integer(self, text: str) -> float:
         """An integer literal beyond float64's exact integers (the float filter rounds it;
-        the exact runtimes keep it)."""
-        return float(int(text))
+        the exact runtimes keep it); beyond float64's range it is ±∞, which no relation
+        passes as decided: the draw is re-decided exactly (942! in a divisibility)."""
+        value = int(text)
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
 
 
     def abs(self, x):
@@ -148,27 +154,42 @@ class NumpyRuntime(Reductions, LinearAlgebra, Propositions, NumpyFunctions):
         """``1 / x`` of an ``x`` the translation knows is not zero (no junk branch)."""
         return 1.0 / np.asarray(x)
 
+    def _on_int64(self, fn: Callable, a, b):
+        """``fn`` of two int64 operands; a float operand that is no int64 (∞, or past 2⁶³:
+        a literal such as 942!) gives NaN there, so the float filter decides nothing at
+        that draw and the exact runtimes re-decide it."""
+        outside = False
+        operands = []
+        for x in (a, b):
+            x = np.asarray(x)
+            if x.dtype.kind == "f":
+                bad = ~np.isfinite(x) | (np.abs(x) >= 2.0 ** 63)
+                outside = outside | bad
+                x = np.where(bad, 0, x)
+            operands.append(x.astype(np.int64))
+        result = fn(*operands)
+        return np.where(outside, np.nan, result) if np.any(outside) else result
+
     def nat_div(self, a, b):
-        a = np.asarray(a, dtype=np.int64)
-        b = np.asarray(b, dtype=np.int64)
-        zero = b == 0
-        return np.where(zero, 0, a // np.where(zero, 1, b))
+        def divide(a, b):
+            zero = b == 0
+            return np.where(zero, 0, a // np.where(zero, 1, b))
+        return self._on_int64(divide, a, b)
 
     def int_div(self, a, b):
         """``Int.ediv``: ``a = b * q + r`` with ``0 ≤ r < |b|``; ``x / 0 = 0``."""
-        a = np.asarray(a, dtype=np.int64)
-        b = np.asarray(b, dtype=np.int64)
-        zero = b == 0
-        bb = np.where(zero, 1, b)
-        q = np.floor_divide(a, np.abs(bb)) * np.sign(bb)
-        return np.where(zero, 0, q)
+        def divide(a, b):
+            zero = b == 0
+            bb = np.where(zero, 1, b)
+            return np.where(zero, 0, np.floor_divide(a, np.abs(bb)) * np.sign(bb))
+        return self._on_int64(divide, a, b)
 
     def mod(self, a, b):
         """``%`` on ℕ/ℤ: Euclidean remainder, ``x % 0 = x``."""
-        a = np.asarray(a, dtype=np.int64)
-        b = np.asarray(b, dtype=np.int64)
-        zero = b == 0
-        return np.where(zero, a, np.mod(a, np.abs(np.where(zero, 1, b))))
+        def remainder(a, b):
+            zero = b == 0
+            return np.where(zero, a, np.mod(a, np.abs(np.where(zero, 1, b))))
+        return self._on_int64(remainder, a, b)
 
     def nat_sub(self, a, b):
         """Truncated ℕ subtraction."""

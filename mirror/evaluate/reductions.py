@@ -182,6 +182,28 @@ class Reductions:
     def sup_range(self, body, lo, hi):
         return self._reduce("sup", body, lo, hi, lambda: self._fold(body, lo, hi, 0.0, np.maximum))
 
+    def extremum_range(self, body, lo, hi, direction: int, empty):
+        """``max`` (``direction = 1``) or ``min`` (``-1``) of the terms of each draw's range;
+        ``empty`` where the range is empty (``None``: a value Lean's statement cannot reach,
+        :meth:`_unreachable`)."""
+        start, combine = self._extremum_fold(direction)
+        kind = "max" if direction > 0 else "min"
+        acc = self._reduce(kind, body, lo, hi, lambda: self._fold(body, lo, hi, start, combine))
+        vacant = np.asarray(self.batched(hi) <= self.batched(lo))
+        if not (vacant & self.active).any():
+            return acc
+        junk = self._unreachable("an empty sup'/inf'") if empty is None else empty
+        return self._where(vacant, junk, acc)
+
+    def _extremum_fold(self, direction: int):
+        """The fold's start and combination (float64: from ∓∞ with ``np.maximum``/``minimum``)."""
+        return (-np.inf, np.maximum) if direction > 0 else (np.inf, np.minimum)
+
+    def _unreachable(self, reason: str):
+        """The value of a term Lean's statement cannot reach: NaN (every relation on it fails
+        the float filter and is re-decided by a runtime that marks it undecided)."""
+        return np.nan
+
     def nat_rec(self, base, step: Callable, n):
         """Structural recursion on ℕ, evaluated for every draw up to its own ``n``."""
         n = self.batched(np.asarray(n, dtype=np.int64))

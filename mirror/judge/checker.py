@@ -79,6 +79,8 @@ def number(expr: sp.Basic, env: dict):
         return product
     if isinstance(expr, sp.Pow):
         return _pow(number(expr.base, env), number(expr.exp, env))
+    if isinstance(expr, (big_operators.FinMax, big_operators.FinMin)):
+        return _range_extremum(expr, env)
     if isinstance(expr, (big_operators.FinSum, big_operators.FinProd)):
         total = 0 if isinstance(expr, big_operators.FinSum) else 1
         for term in _range_terms(expr, env):
@@ -118,6 +120,20 @@ def _range_terms(expr: sp.Basic, env: dict) -> list[tuple[sp.Basic, dict]]:
         raise CheckerError(f"a big operator over {high - low} indices (beyond {RANGE_LIMIT})")
     index = body.variables[0]
     return [(body.expr, {**env, index: j}) for j in range(low, max(low, high))]
+
+
+def _range_extremum(expr: sp.Basic, env: dict):
+    """``max``/``min`` over ``[lo, hi)`` (``Finset.sup'``, ``⨆ i : Fin n``); the empty range's
+    value, or undecided where it is marked unreachable (``nan``: a ``sup'`` needs a proof
+    that its set is nonempty)."""
+    body, lo, hi, empty = expr.args
+    values = [number(*term) for term in _range_terms(sp.Tuple(body, lo, hi), env)]
+    if not values:
+        if empty is sp.nan:
+            raise Undecided("a sup'/inf' of an empty set (unreachable in Lean)")
+        return number(empty, env)
+    pick = FUNCTIONS[sp.Max if isinstance(expr, big_operators.FinMax) else sp.Min]
+    return pick(*values)
 
 
 #: The most calls of a recursive definition one evaluation makes (Lean's recursion

@@ -16,7 +16,7 @@ import sympy as sp
 from flint import acb, arb, fmpq
 
 from bridge.errors import LeanMirrorError
-from mirror.translate import ennreals, integers, matrices, reals
+from mirror.translate import digits, ennreals, integers, matrices, reals
 
 class CheckerError(LeanMirrorError, ValueError):
     """The checker cannot evaluate a construct of the statement (the certificate is then
@@ -258,7 +258,23 @@ _INTEGER_RULES: dict[type, tuple[Callable, str]] = {
     integers.NatMod: (lambda a, b: a if b == 0 else a - b * _ediv(a, b), "%"),
     integers.NatGcd: (lambda a, b: math.gcd(a, b), "Nat.gcd"),
     integers.FinWrap: (lambda x, n: x % n if n > 0 else _no_fin(), "Fin arithmetic"),
+    integers.NatLcm: (lambda a, b: math.lcm(a, b), "Nat.lcm"),
+    digits.DigitSum: (digits.digit_sum, "(Nat.digits b n).sum"),
+    digits.DigitLength: (digits.digit_length, "(Nat.digits b n).length"),
+    digits.Digit: (digits.digit_at, "a digit of Nat.digits b n"),
 }
+
+
+def _rational_part(part: str) -> Callable:
+    """``Rat.num`` / ``Rat.den`` of an exact rational (``fmpq`` is kept in lowest terms)."""
+    def evaluate(x):
+        if isinstance(x, int):
+            return x if part == "p" else 1
+        if isinstance(x, fmpq):
+            return int(getattr(x, part))
+        raise CheckerError(f"Rat.num/den of a value that is not an exact rational ({x})")
+
+    return evaluate
 
 
 def _no_fin():
@@ -371,6 +387,8 @@ FUNCTIONS: dict[type, Callable] = {
     sp.factorial: _factorial,
     **_MATRIX_RULES,
     **{cls: _integers(*rule) for cls, rule in _INTEGER_RULES.items()},
+    integers.RatNum: _rational_part("p"),
+    integers.RatDen: _rational_part("q"),
 }
 
 

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 import sympy as sp
+from sympy.logic.boolalg import BooleanFunction
 from hypothesis import HealthCheck, Phase, assume, given, settings as hsettings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable as HypothesisUnsatisfiable
@@ -427,6 +428,18 @@ def _sweep(judge: Judge, sweep: int, seed: int, deadline: float | None) -> bool:
 #: Seconds one symbolic attempt may take before it gives up (the statement is then tested).
 SYMBOLIC_LIMIT = 10.0
 
+def _atomized(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with each of leanmirror's propositions (``FinAll``, ``Holds``, ``ArrayEq``…)
+    replaced by a fresh boolean symbol. sympy's logic simplifier reads a ``BooleanFunction``'s
+    arguments as propositional atoms (``∀ x < NATDOM, x ≤ 232`` simplified to True): as opaque
+    atoms, the simplification proves only what holds whatever their values."""
+    mapping: dict[sp.Basic, sp.Basic] = {}
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, BooleanFunction) and type(node).__module__.startswith("mirror."):
+            mapping.setdefault(node, sp.Dummy("proposition"))
+    return expr.xreplace(mapping) if mapping else expr
+
+
 def settle_symbolically(statement, time_limit: float | None = None) -> str | None:
     """Try to reduce a statement to ``True`` with sympy; the method on success, else ``None``.
 
@@ -450,7 +463,7 @@ def settle_symbolically(statement, time_limit: float | None = None) -> str | Non
         value = guard.call("doit", lambda: concl.doit() if hasattr(concl, "doit") else concl)
         if value is sp.true and faithful(value):
             return "sympy: exact rational evaluation of the closed statement"
-        if value is not None and guard.call("simplify", sp.simplify, value) is sp.true:
+        if value is not None and guard.call("simplify", sp.simplify, _atomized(value)) is sp.true:
             return "sympy: simplification of the closed statement"
     if isinstance(concl, sp.Equality):
         difference = concl.lhs - concl.rhs

@@ -29,6 +29,7 @@ from typing import Any, Callable
 import sympy as sp
 from sympy.core.relational import Relational
 
+from mirror.translate.digits import DigitLength
 from mirror.translate import vocabulary as V
 from mirror.sample.ranges import INTEGER_KINDS
 from mirror.translate.values import NAT_DOMAIN, Statement
@@ -49,7 +50,7 @@ _SHIFTED = {("lt", 1): "le", ("ge", 1): "gt", ("le", -1): "lt", ("gt", -1): "ge"
 #: Functions of the translator's vocabulary that a bound tree computes alike
 #: (:func:`mirror.sample.ranges.evaluate_tree`).
 _TREE_FUNCTIONS = {V.NatSub: "nat_sub", V.LeanDiv: "div", V.NatDiv: "int_div",
-                   V.IntDiv: "int_ediv", V.LeanRpow: "rpow"}
+                   V.IntDiv: "int_ediv", V.LeanRpow: "rpow", DigitLength: "digit_length"}
 #: Scalar kinds whose draws read bounds (:mod:`mirror.sample.ranges`).
 _BOUNDED_KINDS = ("nat", "int", "real", "fin", "ennreal")
 _MASK_TESTS = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,

@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mirror.translate.digits import digit_length
+
 #: Kinds drawn as integers.
 INTEGER_KINDS = ("nat", "int", "fin")
 #: Stands for "no bound" in integer bound arithmetic (far beyond any drawn value).
@@ -83,6 +85,8 @@ def evaluate_tree(tree: dict, values: dict[str, Any]) -> Any:
     if op == "int_div":  # ℕ division (floor), n / 0 = 0
         safe = np.where(b_arr == 0, 1, b_arr)
         return np.where(b_arr == 0, 0, np.asarray(a) // safe)
+    if op == "digit_length":  # (Nat.digits a b).length
+        return np.vectorize(digit_length, otypes=[np.int64])(np.asarray(a, dtype=np.int64), b_arr)
     if op == "int_ediv":  # ℤ division (Int.ediv): a / b = sign b · ⌊a / |b|⌋, a / 0 = 0
         safe = np.where(b_arr == 0, 1, np.abs(b_arr))
         return np.where(b_arr == 0, 0, np.sign(b_arr) * (np.asarray(a) // safe))

@@ -121,6 +121,11 @@ class _FinQuantifier(BooleanFunction):
         terms = _expanded_terms(body, lo, hi)
         return None if terms is None else cls._combine(*terms)
 
+    def _eval_simplify(self, **kwargs):
+        # sympy's logic simplifier reads a BooleanFunction as a function of its free symbols
+        # taken as booleans (so `∀ x < NATDOM, x ≤ 232` became True): the node stays as it is
+        return self
+
 
 class FinAll(_FinQuantifier):
     """``∀ j ∈ [lo, hi), body j``."""
@@ -132,3 +137,37 @@ class FinExists(_FinQuantifier):
     """``∃ j ∈ [lo, hi), body j``."""
 
     _combine = sp.Or
+
+
+class _FinExtremum(sp.Function):
+    """Base of ``max``/``min`` over ``[lo, hi)`` of a one-argument ``Lambda``; ``empty`` is the
+    value of the empty range (the type's junk value), or ``nan`` where Lean's statement
+    cannot reach it (``sup'`` needs a proof that the set is nonempty): an empty range then
+    decides nothing."""
+
+    nargs = 4
+    _fold = None
+
+    def __new__(cls, body, lo, hi, empty, **options):
+        return super().__new__(cls, _explicit(body), lo, hi, empty, **options)
+
+    @classmethod
+    def eval(cls, body, lo, hi, empty):
+        terms = _expanded_terms(body, lo, hi)
+        if terms is None:
+            return None
+        if not terms:
+            return None if empty is sp.nan else empty
+        return cls._fold(*terms)
+
+
+class FinMax(_FinExtremum):
+    """``max`` of ``body j`` over ``j ∈ [lo, hi)`` (``Finset.sup'``, ``⨆ j : Fin n``)."""
+
+    _fold = sp.Max
+
+
+class FinMin(_FinExtremum):
+    """``min`` of ``body j`` over ``j ∈ [lo, hi)`` (``Finset.inf'``, ``⨅ j : Fin n``)."""
+
+    _fold = sp.Min

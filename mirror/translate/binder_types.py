@@ -29,7 +29,9 @@ _CONSTANT_TYPES = {"Real.pi": REAL}
 _VALUE_TYPES = {**{f: REAL for f in ("Real.sqrt", "Real.exp", "Real.log", "Real.sin", "Real.cos",
                                      "Real.tan", "Real.arctan", "Real.sinh", "Real.cosh")},
                 **{f: NAT for f in ("Nat.factorial", "Nat.choose", "Nat.fib", "Nat.log",
-                                    "Nat.sqrt", "Nat.succ")}}
+                                    "Nat.sqrt", "Nat.succ", "Nat.digits#sum",
+                                    "Nat.digits#length", "Nat.digits#get", "Rat.den")},
+                "Rat.num": T.Const("Int")}
 
 
 def _leaves(term: T.Term) -> Iterator[T.Term]:
@@ -96,22 +98,32 @@ def _domains(ty: T.Term) -> list[T.Term]:
     return out
 
 
-def among_numerals(name: str, body: T.Term) -> bool:
+def _numeral_company(name: str, body: T.Term) -> tuple[bool, bool]:
     """Whether every use of ``name`` in ``body`` is as a leaf of arithmetic or a relation whose
-    other leaves are all numerals (``n = 0``, ``n + n = 4``): nothing but Lean's default
-    instance for numerals types it, and that makes it ℕ."""
+    other leaves are all numerals, and whether some numeral is among those leaves."""
     var = T.Var(name)
     uses = sum(1 for node in T.walk(body) if node == var)
-    placed = 0
+    placed, numeral = 0, False
     for node in T.walk(body):
         if not (isinstance(node, T.App) and var in node.args):
             continue
         if not is_call(node, *_ARITH):
-            return False
-        if any(leaf != var and not isinstance(leaf, T.Lit) for leaf in _leaves(node)):
-            return False
+            return False, False
+        leaves = [leaf for leaf in _leaves(node) if leaf != var]
+        if any(not isinstance(leaf, T.Lit) for leaf in leaves):
+            return False, False
+        numeral = numeral or bool(leaves)
         placed += sum(1 for arg in node.args if arg == var)
-    return uses > 0 and placed == uses
+    return uses > 0 and placed == uses, numeral
+
+
+def among_numerals(name: str, body: T.Term) -> bool:
+    """Whether every use of ``name`` in ``body`` is as a leaf of arithmetic or a relation whose
+    other leaves are all numerals, and there is one (``n = 0``, ``n + n = 4``): nothing but
+    Lean's default instance for numerals types it, and that makes it ℕ. Without a numeral
+    (``n = n``) nothing types it at all: Lean fails to infer the binder's type."""
+    placed, numeral = _numeral_company(name, body)
+    return placed and numeral
 
 
 def infer_types(binders: list[T.Binder], body: T.Term) -> list[T.Binder]:
@@ -123,8 +135,10 @@ def infer_types(binders: list[T.Binder], body: T.Term) -> list[T.Binder]:
         types = {b.name: b.type for b in out if b.type is not None}
         later = [b.type for b in out[index + 1:] if b.type is not None] + [body]
         found = _evidence(binder.name, later, types)
-        if not found and all(among_numerals(binder.name, t) or binder.name not in T.free_vars(t)
-                             for t in later) and any(binder.name in T.free_vars(t) for t in later):
+        company = [_numeral_company(binder.name, t) for t in later
+                   if binder.name in T.free_vars(t)]
+        if not found and company and all(placed for placed, _ in company) \
+                and any(numeral for _, numeral in company):
             found = {NAT}
         if len(found) == 1:
             out[index] = T.Binder(binder.name, found.pop(), binder.info)

@@ -92,6 +92,11 @@ _LEAN = {
     "NatChoose": "choose",
     "NatGcd": "gcd",
     "NatLcm": "lcm",
+    "DigitSum": "digit_sum",
+    "DigitLength": "digit_length",
+    "Digit": "digit_at",
+    "RatNum": "rat_num",
+    "RatDen": "rat_den",
     "IntTDiv": "int_tdiv",
     "IntFDiv": "int_fdiv",
     "IntTMod": "int_tmod",
@@ -290,6 +295,15 @@ class PropertyPrinter(Printer):
     def _print_Tabulate(self, expr):
         lam, sizes = expr.args
         return f"rt.tabulate({self._print(lam)}, {self._print(sizes)})"
+
+    def _print_FinMax(self, expr, direction: int = 1):
+        body, lo, hi, empty = expr.args
+        junk = "None" if empty is sp.nan else self._print(empty)
+        return (f"rt.extremum_range({self._print(body)}, {self._print(lo)}, {self._print(hi)}, "
+                f"{direction}, {junk})")
+
+    def _print_FinMin(self, expr):
+        return self._print_FinMax(expr, -1)
 
     def _print_SupNorm(self, expr):
         lam, size = expr.args

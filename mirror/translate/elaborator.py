@@ -48,6 +48,11 @@ from mirror.translate.vocabulary import CONSTANTS, FUNCTIONS
 MAX_DEPTH = 200
 
 
+#: Finset constructors read as ranges (:func:`mirror.translate.finsets.finset`): ``(range n).card``.
+_FINSETS = frozenset({"Finset.range", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo",
+                      "Finset.Iic", "Finset.Iio", "Finset.filter", "Finset.univ"})
+
+
 class Elaborator(Inference, Arithmetic, Relations):
     """The term visitor. The translator that mixes it in provides ``declarations`` and the
     unfolding of project definitions (``_apply_def``, ``_recursive_call``)."""
@@ -194,12 +199,16 @@ class Elaborator(Inference, Arithmetic, Relations):
         raise Untranslatable(f"projection .{term.field}")
 
     def _field_notation(self, proj: T.Proj, args, env: Env, expected: Ty | None) -> Value:
-        """``e.f a …`` is ``T.f e a …`` where ``T`` is the head of ``e``'s type."""
+        """``e.f a …`` is ``T.f e a …`` where ``T`` is the head of ``e``'s type (``Finset`` for
+        a finset the translator reads as a range, which is no value of its own)."""
+        head = proj.expr.fn if isinstance(proj.expr, T.App) else proj.expr
+        if isinstance(head, T.Const) and head.name in _FINSETS:
+            return self._apply_const(f"Finset.{proj.field}", (proj.expr, *args), env, expected)
         value = self.elab(proj.expr, env, None)
         ty = value.ty
         namespace = {"Matrix": "Matrix", "Fin": "Fin", "Finset": "Finset", "Real": "Real",
                      "Complex": "Complex", "Nat": "Nat", "Int": "Int", "NNReal": "NNReal",
-                     "ENNReal": "ENNReal", "PNat": "PNat"}.get(ty.kind if ty else "")
+                     "ENNReal": "ENNReal", "PNat": "PNat", "Rat": "Rat"}.get(ty.kind if ty else "")
         if namespace is None and ty is not None and ty.kind == "Fun" and ty.arity() == 2:
             namespace = "Matrix"
         if namespace is None:

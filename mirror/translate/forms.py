@@ -23,6 +23,7 @@ from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
 from mirror.translate.finsets import bound_of, element_type, finset
+from mirror.translate.lattice_forms import LATTICE_FORMS
 from mirror.translate.witnesses import SEARCHED, candidate_exists
 from mirror.translate.values import (
     ArrayFn,
@@ -499,3 +500,7 @@ def _equiv_swap(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
         raise Untranslatable("Equiv.swap used as a value")
     a, b, x = (tr.scalar(t, env, NAT) for t in args[:3])
     return Value(V.LeanIte(sp.Eq(x, a), b, V.LeanIte(sp.Eq(x, b), a, x)), NAT)
+
+
+for _name, _lattice_form in LATTICE_FORMS.items():  # sup', max', ⨆ …: their own module
+    form(_name)(_lattice_form)

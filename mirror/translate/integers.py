@@ -121,6 +121,29 @@ class NatSub(sp.Function):
         return None
 
 
+class RatNum(sp.Function):
+    """``Rat.num q``: the numerator of ``q`` in lowest terms (``Rat.reduced``), signed."""
+
+    nargs = 1
+    is_integer = True
+
+    @classmethod
+    def eval(cls, q):
+        return sp.Integer(q.p) if isinstance(q, sp.Rational) else None
+
+
+class RatDen(sp.Function):
+    """``Rat.den q``: the positive denominator of ``q`` in lowest terms (``Rat.den_pos``,
+    ``Rat.den_intCast``: an integer's is ``1``)."""
+
+    nargs = 1
+    is_integer = is_positive = True
+
+    @classmethod
+    def eval(cls, q):
+        return sp.Integer(q.q) if isinstance(q, sp.Rational) else None
+
+
 class NatSqrt(sp.Function):
     """``Nat.sqrt n``: the largest ``r`` with ``r * r ≤ n``."""
 

@@ -25,6 +25,8 @@ Lean                rewritten to                                      Mathlib
                     (Finset.Ico 1 (n + 1))`` (empty at ``n = 0``)     (``n ≠ 0``)
 ==================  ================================================  ==============================
 
+``Nat.digits b n`` is read where a statement uses it (``.sum``, ``.length``, ``∈``,
+``= [x₀, …]``, ``∀ d ∈ …``): :mod:`mirror.translate.digits`.
 ``(s.filter p).card`` of such a finset becomes ``∑ x ∈ s, if p x then 1 else 0``
 (``Finset.card_filter``). ``Nat.Prime`` is also read in field notation (``p.Prime``). The rewrite applies to the
 statement (its binders and its type); a name the table lacks is left for the translator, which
@@ -33,11 +35,13 @@ reports it with the advice to bind it in the project.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.translate import digits
+from mirror.translate.lean_terms import fresh_name
+from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration
 
 
 def _c(name: str, *args: T.Term) -> T.App:
@@ -70,16 +74,8 @@ def _mod_eq(n: T.Term, a: T.Term, b: T.Term) -> T.Term:
     return _eq(_mod(a, n), _mod(b, n))
 
 
-def _fresh(taken: set[str], base: str) -> str:
-    name = base
-    while name in taken:
-        name += "'"
-    taken.add(name)
-    return name
-
-
 def _prime(p: T.Term, taken: set[str]) -> T.Term:
-    m = _fresh(taken, "m_prime")
+    m = fresh_name("m_prime", taken)
     var = T.Var(m)
     # `m < p` first: the translator bounds the quantifier by it (exact, never truncated)
     body = T.Pi((T.Binder("_", _c("LT.lt", var, p)),),
@@ -90,7 +86,7 @@ def _prime(p: T.Term, taken: set[str]) -> T.Term:
 
 def _filtered(pred: Callable[[T.Term], T.Term], lo: T.Term, hi: T.Term,
               taken: set[str]) -> T.Term:
-    x = _fresh(taken, "d_div")
+    x = fresh_name("d_div", taken)
     lam = T.Lam((T.Binder(x, T.Const("Nat")),), pred(T.Var(x)))
     return _c("Finset.filter", lam, _c("Finset.Ico", lo, hi))
 
@@ -120,10 +116,7 @@ FIELDS = {"Prime": "Nat.Prime", "Coprime": "Nat.Coprime", "divisors": "Nat.divis
           "primeFactors": "Nat.primeFactors", "properDivisors": "Nat.properDivisors"}
 
 
-class _Rewriter:
-    def __init__(self, taken: set[str]) -> None:
-        self.taken = taken
-
+class _Rewriter(TermRewriter):
     def term(self, t: T.Term) -> T.Term:
         if isinstance(t, T.App):
             head, args = t.fn, [self.term(a) for a in t.args]
@@ -131,6 +124,9 @@ class _Rewriter:
                 head, args = T.Const(FIELDS[head.field]), [self.term(head.expr)] + args
             if head == T.Const("Finset.card") and len(args) == 1:
                 return self._card(args[0])
+            read = self._digits(head, args)
+            if read is not None:
+                return read
             if isinstance(head, T.Const) and head.name in REWRITES:
                 arity, build = REWRITES[head.name]
                 if len(args) >= arity:
@@ -139,24 +135,53 @@ class _Rewriter:
             return T.App(self.term(head), tuple(args), t.ty)
         if isinstance(t, T.Proj) and t.field in FIELDS:
             return self.term(T.App(T.Const(FIELDS[t.field]), (t.expr,)))
+        if isinstance(t, T.Proj) and digits.digits_args(t.expr) is not None:
+            found = digits.read(t.field, digits.digits_args(self.term(t.expr)))
+            if found is not None:
+                return found
         if isinstance(t, T.Proj) and t.field == "card" and _mentions(t.expr):
             return self._card(self.term(t.expr))
-        if isinstance(t, (T.Lam, T.Pi)):
-            binders = tuple(T.Binder(b.name, None if b.type is None else self.term(b.type),
-                                     b.info) for b in t.binders)
-            return type(t)(binders, self.term(t.body))
-        if isinstance(t, T.Typed):
-            return T.Typed(self.term(t.expr), t.type)
-        if isinstance(t, T.Coe):
-            return T.Coe(self.term(t.expr))
-        if isinstance(t, T.Proj):
-            return T.Proj(self.term(t.expr), t.field)
-        if isinstance(t, T.Anon):
-            return T.Anon(tuple(self.term(a) for a in t.args))
-        if isinstance(t, T.Let):
-            return T.Let(t.name, t.type, self.term(t.value), self.term(t.body))
-        return t
+        if isinstance(t, T.Pi) and (found := self._forall_digits(t)) is not None:
+            return found
+        return self.structural(t)
 
+    def _digits(self, head: T.Term, args: list[T.Term]) -> T.Term | None:
+        """``Nat.digits b n`` under ``List.sum``/``List.length``, ``∈`` or ``= [x₀, …]``
+        (:mod:`mirror.translate.digits`); ``None`` for any other term."""
+        if not isinstance(head, T.Const):
+            return None
+        fields = {"List.sum": "sum", "List.length": "length"}
+        if head.name in fields and len(args) == 1 and digits.digits_args(args[0]):
+            return digits.read(fields[head.name], digits.digits_args(args[0]))
+        if head.name == "Membership.mem" and len(args) == 2 and digits.digits_args(args[0]):
+            return digits.member(args[1], digits.digits_args(args[0]), self.fresh("i_dig"))
+        if head.name == "Eq" and len(args) == 2:
+            for side, other in (args, args[::-1]):
+                entries = digits.list_literal(other)
+                if digits.digits_args(side) is not None and entries is not None:
+                    return digits.equals(digits.digits_args(side), entries)
+        return None
+
+    def _forall_digits(self, t: T.Pi) -> T.Term | None:
+        """``∀ d, d ∈ Nat.digits b n → P d`` as ``∀ i : ℕ, i < length → P (digit i)``
+        (``List.forall_mem_iff_getElem``): a quantifier bounded exactly by the length."""
+        if len(t.binders) != 1 or t.binders[0].type not in (None, T.Const("Nat")):
+            return None
+        d, body = t.binders[0].name, t.body
+        if not (isinstance(body, T.Pi) and len(body.binders) == 1):
+            return None
+        premise = body.binders[0].type
+        if not (isinstance(premise, T.App) and premise.fn == T.Const("Membership.mem")
+                and len(premise.args) == 2 and premise.args[1] == T.Var(d)):
+            return None
+        read = digits.digits_args(self.term(premise.args[0]))
+        if read is None:
+            return None
+        i = T.Var(self.fresh("i_dig"))
+        rest = T.substitute(body.body, {d: _c(digits.AT, *read, i)})
+        bounded = T.Pi((T.Binder("_", _c("LT.lt", i, _c(digits.LENGTH, *read))),),
+                       self.term(rest))
+        return T.Pi((T.Binder(i.name, T.Const("Nat")),), bounded)
 
     def _card(self, s: T.Term) -> T.Term:
         """``(s.filter p).card`` as ``∑ x ∈ s, if p x then 1 else 0`` (``Finset.card_filter``);
@@ -171,7 +196,7 @@ class _Rewriter:
 
 def _mentions(t: T.Term) -> bool:
     for node in T.walk(t):
-        if isinstance(node, T.Const) and node.name in REWRITES:
+        if isinstance(node, T.Const) and (node.name in REWRITES or node.name == "Nat.digits"):
             return True
         if isinstance(node, T.Proj) and node.field in FIELDS:
             return True
@@ -181,21 +206,7 @@ def _mentions(t: T.Term) -> bool:
 def rewrite_number_theory(decl: Declaration) -> Declaration:
     """``decl`` with the table's constants replaced by their definitions (unchanged when it
     names none)."""
-    if decl.type is None or decl.kind != "theorem":
-        return decl
-    terms = [b.type for b in decl.binders if b.type is not None] + [decl.type]
-    if not any(_mentions(t) for t in terms):
-        return decl
-    taken = {b.name for b in decl.binders}
-    for t in terms:
-        taken |= T.free_vars(t)
-        for node in T.walk(t):
-            if isinstance(node, (T.Lam, T.Pi)):
-                taken |= {b.name for b in node.binders}
-    rewriter = _Rewriter(taken)
-    binders = tuple(T.Binder(b.name, None if b.type is None else rewriter.term(b.type), b.info)
-                    for b in decl.binders)
-    return dataclasses.replace(decl, binders=binders, type=rewriter.term(decl.type))
+    return rewrite_declaration(decl, _mentions, _Rewriter)
 
 
 __all__ = ["FIELDS", "REWRITES", "rewrite_number_theory"]

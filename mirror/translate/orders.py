@@ -20,10 +20,9 @@ sampled (:mod:`mirror.translate.prenex`).
 
 from __future__ import annotations
 
-import dataclasses
-
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration
 
 #: Lean constant → (order of the premise, whether ``f``'s values are compared reversed, on a set).
 ORDERS: dict[str, tuple[str, bool, bool]] = {
@@ -46,24 +45,17 @@ def _implies(premise: T.Term, body: T.Term) -> T.Pi:
     return T.Pi((T.Binder("_", premise),), body)
 
 
-class _Orders:
+class _Orders(TermRewriter):
     def __init__(self, domains: dict[str, T.Term], taken: set[str]) -> None:
+        super().__init__(taken)
         self.domains = domains
-        self.taken = taken
-
-    def _fresh(self, base: str) -> str:
-        name = base
-        while name in self.taken:
-            name += "'"
-        self.taken.add(name)
-        return name
 
     def definition(self, name: str, f: T.Term, on: T.Term | None) -> T.Term | None:
         if not (isinstance(f, T.Var) and f.name in self.domains):
             return None
         rel, reversed_, _ = ORDERS[name]
         dom = self.domains[f.name]
-        a, b = T.Var(self._fresh("a_ord")), T.Var(self._fresh("b_ord"))
+        a, b = T.Var(self.fresh("a_ord")), T.Var(self.fresh("b_ord"))
         fa, fb = T.App(f, (a,)), T.App(f, (b,))
         body = _implies(_c(rel, a, b), _c(rel, fb, fa) if reversed_ else _c(rel, fa, fb))
         if on is not None:
@@ -84,34 +76,21 @@ class _Orders:
                     if out is not None:
                         return out
             return T.App(self.term(t.fn), tuple(args), t.ty)
-        if isinstance(t, (T.Lam, T.Pi)):
-            binders = tuple(T.Binder(b.name, None if b.type is None else self.term(b.type),
-                                     b.info) for b in t.binders)
-            return type(t)(binders, self.term(t.body))
-        if isinstance(t, T.Typed):
-            return T.Typed(self.term(t.expr), t.type)
-        return t
+        return self.structural(t)
 
 
 def rewrite_orders(decl: Declaration) -> Declaration:
     """``decl`` with ``Monotone f`` & co. replaced by their definitions (unchanged when it names
     none, or names them of functions whose type is not written in a binder)."""
-    if decl.type is None or decl.kind != "theorem":
-        return decl
-    terms = [b.type for b in decl.binders if b.type is not None] + [decl.type]
-    if not any(isinstance(n, T.Const) and n.name in ORDERS for t in terms for n in T.walk(t)):
-        return decl
     domains = {}
     for b in decl.binders:
         if isinstance(b.type, T.Pi) and len(b.type.binders) == 1 and b.type.binders[0].name == "_":
             domains[b.name] = b.type.binders[0].type
-    taken = {b.name for b in decl.binders}
-    for t in terms:
-        taken |= T.free_vars(t)
-    rewriter = _Orders(domains, taken)
-    binders = tuple(T.Binder(b.name, None if b.type is None else rewriter.term(b.type), b.info)
-                    for b in decl.binders)
-    return dataclasses.replace(decl, binders=binders, type=rewriter.term(decl.type))
+    return rewrite_declaration(decl, _mentions, lambda taken: _Orders(domains, taken))
+
+
+def _mentions(t: T.Term) -> bool:
+    return any(isinstance(n, T.Const) and n.name in ORDERS for n in T.walk(t))
 
 
 __all__ = ["ORDERS", "rewrite_orders"]

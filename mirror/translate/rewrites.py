@@ -2,7 +2,9 @@
 
 1. Mathlib's definitions of number-theory and order predicates (``∣``, ``Nat.Prime``,
    ``Nat.ModEq``, ``Nat.divisors`` …: :mod:`mirror.translate.number_theory`; ``Monotone``,
-   ``StrictMono`` …: :mod:`mirror.translate.orders`);
+   ``StrictMono`` …: :mod:`mirror.translate.orders`; ``IsLeast``, ``IsGreatest``,
+   ``lowerBounds``, ``upperBounds``: :mod:`mirror.translate.extrema`; ``Polynomial.eval`` of
+   explicit polynomials: :mod:`mirror.translate.polynomials`);
 2. collection binders and set-builder membership (:func:`mirror.translate.collections.desugar`);
 3. ``∀ x, f x = e`` hypotheses define ``f`` (:mod:`mirror.translate.functional`);
 4. quantifiers nested in the conclusion lifted to the statement's binders
@@ -16,15 +18,18 @@ from __future__ import annotations
 
 from bridge.declaration import Declaration
 from mirror.translate.collections import desugar
+from mirror.translate.extrema import rewrite_extrema
 from mirror.translate.functional import define_functions
 from mirror.translate.number_theory import rewrite_number_theory
 from mirror.translate.orders import rewrite_orders
+from mirror.translate.polynomials import rewrite_polynomials
 from mirror.translate.prenex import lift_quantifiers
 
 
 def rewrite_theorem(decl: Declaration) -> Declaration:
     """``decl`` with every rewrite above applied."""
-    decl = desugar(rewrite_orders(rewrite_number_theory(decl)))
+    decl = rewrite_extrema(rewrite_orders(rewrite_number_theory(rewrite_polynomials(decl))))
+    decl = desugar(decl)
     return lift_quantifiers(define_functions(decl))
 
 

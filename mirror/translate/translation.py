@@ -27,9 +27,12 @@ from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.big_operators import expansion_budget
 from mirror.translate.elaborator import Elaborator
+from mirror.translate.implicits import auto_bound
 from mirror.translate.lean_terms import theorem_binders
 from mirror.translate.types import NAT, Ty
+from mirror.translate.forms import FORMS
 from mirror.translate.unfolding import Unfolding
+from mirror.translate.vocabulary import CONSTANTS, FUNCTIONS
 from mirror.translate.values import (
     NAT_DOMAIN,
     ArrayFn,
@@ -41,6 +44,7 @@ from mirror.translate.values import (
     TableFn,
     Unbound,
     UnknownConstant,
+    UnknownType,
     Untranslatable,
     Value,
     Variable,
@@ -96,7 +100,7 @@ class Translator(Unfolding, Elaborator):
         hyps: list[tuple[str, sp.Basic]] = []
         hyp_terms: list[tuple[str, T.Term]] = []
         hyp_envs: list[Env] = []
-        binders, body = theorem_binders(decl)
+        binders, body = auto_bound(*theorem_binders(decl), self.is_constant, decl.statement_text)
         names = _unshadowed(binders)
         for index, binder in enumerate(binders):
             if binder.info == "instImplicit":
@@ -109,7 +113,8 @@ class Translator(Unfolding, Elaborator):
                 hyp_envs.append(Env(env))  # the binders in scope here (a later one may shadow)
                 continue
             if binder.type is None:
-                raise Untranslatable(f"binder {binder.name}", "its type is not written")
+                raise UnknownType(binder.name, "its type is not written and no use of it "
+                                               "fixes one")
             ty = self.type_of(binder.type, env)
             if ty.kind in ("Sort", "TyVar", "Unknown"):
                 raise Untranslatable(f"binder {binder.name} : {ty}", "type parameters are not drawn")
@@ -127,6 +132,15 @@ class Translator(Unfolding, Elaborator):
                 definitions.append(found)
         return Statement(decl.name, variables, hyps, conclusion, set(self.used_bound),
                          definitions=definitions)
+
+    def is_constant(self, name: str) -> bool:
+        """Whether ``name`` is a constant the translator or the project knows (also as the
+        last component of one, which an ``open`` could make it)."""
+        if name in self.declarations or name in FUNCTIONS or name in CONSTANTS or name in FORMS:
+            return True
+        suffix = "." + name
+        return any(k.endswith(suffix) for table in (self.declarations, FUNCTIONS, CONSTANTS, FORMS)
+                   for k in table)
 
     def _definition(self, label: str, hyp: T.Term, env: Env, variables: list[Variable],
                     earlier: list[Definition]) -> Definition | None:

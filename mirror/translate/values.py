@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -49,6 +50,14 @@ class UnknownType(Untranslatable):
         self.name = name
 
 
+def _binding_line(name: str) -> str:
+    """The configuration line binding ``name`` (a TOML key, quoted and escaped) to a function
+    the user writes: ``"Foo.bar" = "yourmodule:foo_bar"``."""
+    key = json.dumps(name, ensure_ascii=False)
+    function = "".join(c if c.isascii() and c.isalnum() else "_" for c in name.rsplit(".", 1)[-1])
+    return f'{key} = "yourmodule:{function.lower() or "fn"}"'
+
+
 class UnknownConstant(Untranslatable):
     """A Lean constant that is neither in the table nor a definition of the project."""
 
@@ -56,7 +65,8 @@ class UnknownConstant(Untranslatable):
         super().__init__(
             f"constant {name}",
             "leanmirror has no translation of it and the project does not define it; bind it "
-            "in the project ([tool.leanmirror.bindings] in its pyproject.toml or leanmirror.toml)",
+            "in the project: under [tool.leanmirror.bindings] in its pyproject.toml (or in "
+            f"leanmirror.toml) add the line {_binding_line(name)}",
         )
         self.name = name
 

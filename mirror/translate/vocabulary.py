@@ -22,16 +22,20 @@ import sympy as sp
 from sympy.core.logic import fuzzy_and
 from sympy.logic.boolalg import BooleanFunction
 
-from mirror.translate.big_operators import FinAll, FinExists, FinProd, FinSum, LMatSum
+from mirror.translate import digits as _digits
+from mirror.translate.big_operators import (FinAll, FinExists, FinMax, FinMin, FinProd, FinSum,
+                                            LMatSum)
 from mirror.translate.ennreals import ENNAdd, ENNInv, ENNMul, ENNSub, ENNToReal
 from mirror.translate.integers import (FinWrap, IntDiv, IntFDiv, IntFMod, IntTDiv, IntTMod, NatChoose,
-                             NatDiv, NatGcd, NatLcm, NatLog, NatMod, NatSqrt, NatSub)
+                             NatDiv, NatGcd, NatLcm, NatLog, NatMod, NatSqrt, NatSub,
+                             RatDen, RatNum)
 from mirror.translate.matrices import (ArrayEq, LMatAdd, LMatDet, LMatInv, LMatMul, LMatNeg, LMatOne,
                              LMatPow, LMatSMul, LMatSub, LMatTranspose, LMatZero, MulVec, PosDef,
                              SupNorm, VecMulVec)
 from mirror.translate.reals import (LeanArcsin, LeanCot, LeanDiv, LeanIntegral, LeanLog, LeanRpow,
                           LeanSqrt, LeanTan)
-from mirror.translate.types import BOOL, COMPLEX, ENNREAL, INT, NAT, NNREAL, PNAT, PROP, REAL
+from mirror.translate.types import (BOOL, COMPLEX, ENNREAL, INT, NAT, NNREAL, PNAT, PROP, RAT,
+                                    REAL)
 
 
 def _decided(c: sp.Basic, a: sp.Basic, b: sp.Basic) -> sp.Basic | None:
@@ -162,6 +166,13 @@ FUNCTIONS: dict[str, tuple] = {
     "Int.tmod": ((INT, INT), IntTMod, INT),
     "Int.fmod": ((INT, INT), IntFMod, INT),
     "Nat.factorial": ((NAT,), sp.factorial, NAT),
+    # Rat.num / Rat.den of the normalized rational (Rat.num_div_den: q = q.num / q.den)
+    "Rat.num": ((RAT,), RatNum, INT),
+    "Rat.den": ((RAT,), RatDen, NAT),
+    # `Nat.digits b n` as its statements read it (mirror.translate.digits)
+    _digits.SUM: ((NAT, NAT), _digits.DigitSum, NAT),
+    _digits.LENGTH: ((NAT, NAT), _digits.DigitLength, NAT),
+    _digits.AT: ((NAT, NAT, NAT), _digits.Digit, NAT),
     "Nat.choose": ((NAT, NAT), NatChoose, NAT),
     "Nat.gcd": ((NAT, NAT), NatGcd, NAT),
     "Nat.lcm": ((NAT, NAT), NatLcm, NAT),
@@ -217,7 +228,7 @@ CONSTANTS: dict[str, tuple] = {
 
 __all__ = (
     "LeanDiv NatDiv IntDiv NatMod NatSub LeanLog LeanSqrt LeanRpow LeanIte FinSum FinProd "
-    "LMatSum FinAll FinExists PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
+    "LMatSum FinAll FinExists FinMax FinMin PropIte Index Tabulate BoundCall Recursion FinWrap SupNorm "
     "LMatInv LMatMul LMatAdd LMatSub LMatNeg LMatSMul LMatPow LMatOne LMatZero LMatTranspose VecMulVec MulVec "
     "ArrayEq Holds LeanIntegral PosDef LMatDet LeanTan LeanCot LeanArcsin NatSqrt "
     "NatLog NatChoose NatGcd NatLcm IntTDiv IntFDiv IntTMod IntFMod ENNSub ENNMul ENNInv "

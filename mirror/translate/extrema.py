@@ -1,0 +1,119 @@
+"""Least and greatest elements of a set, by Mathlib's definitions (Lean-term rewrites).
+
+=============================  ==========================================================
+Lean                           rewritten to (Mathlib's definition, ``Mathlib/Order/Bounds``)
+=============================  ==========================================================
+``IsLeast s a``                ``a ∈ s ∧ a ∈ lowerBounds s``
+``IsGreatest s a``             ``a ∈ s ∧ a ∈ upperBounds s``
+``a ∈ lowerBounds s``          ``∀ x : α, x ∈ s → a ≤ x``
+``a ∈ upperBounds s``          ``∀ x : α, x ∈ s → x ≤ a``
+=============================  ==========================================================
+
+On ℕ (a linear order) ``∀ x, x ∈ s → a ≤ x`` is read as its contrapositive
+``∀ x : ℕ, x < a → x ∉ s`` (``not_le``), a quantifier the translator bounds exactly by
+``x < a``: ``IsLeast {x : ℕ | p x} 39`` is decided at ``x = 0 … 38``, never truncated.
+
+``α`` is the element type of ``s``: a set-builder's binder (``{n : ℕ | …}``), the binder of
+``s`` (``(S : Set ℕ)``, ``Finset ℕ``), an ascription, or the binder of ``a``; when none is
+written the quantifier's binder is left untyped and typed from its use (or the row is
+``cannot infer the type``).
+"""
+
+from __future__ import annotations
+
+from bridge import term as T
+from bridge.declaration import Declaration
+from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration
+
+#: Lean constant → the bound it states (``lower``/``upper``).
+EXTREMA = {"IsLeast": "lower", "IsGreatest": "upper"}
+#: The bound sets: Lean constant → which bound.
+BOUNDS = {"lowerBounds": "lower", "upperBounds": "upper"}
+
+
+def _c(name: str, *args: T.Term) -> T.App:
+    return T.App(T.Const(name), tuple(args))
+
+
+def _is(t: T.Term, name: str, arity: int) -> bool:
+    return (isinstance(t, T.App) and isinstance(t.fn, T.Const) and t.fn.name == name
+            and len(t.args) == arity)
+
+
+def _collection_element(ty: T.Term | None) -> T.Term | None:
+    """``α`` of ``Set α`` / ``Finset α``."""
+    if ty is not None and (_is(ty, "Set", 1) or _is(ty, "Finset", 1)):
+        return ty.args[0]
+    return None
+
+
+class _Extrema(TermRewriter):
+    def __init__(self, types: dict[str, T.Term], taken: set[str]) -> None:
+        super().__init__(taken)
+        self.types = types
+
+    def element_type(self, s: T.Term, a: T.Term) -> T.Term | None:
+        if _is(s, "setOf", 1) and isinstance(s.args[0], T.Lam) \
+                and len(s.args[0].binders) == 1 and s.args[0].binders[0].type is not None:
+            return s.args[0].binders[0].type
+        if isinstance(s, T.Typed):
+            return _collection_element(s.type)
+        if isinstance(s, T.Var):
+            found = _collection_element(self.types.get(s.name))
+            if found is not None:
+                return found
+        if isinstance(a, T.Typed):
+            return a.type
+        if isinstance(a, T.Var):
+            return self.types.get(a.name)
+        return None
+
+    def ascribed(self, s: T.Term, a: T.Term) -> T.Term:
+        """``a`` elaborated at the element type, as Lean elaborates ``IsLeast s a`` (``a : α``):
+        ``2 * a * b - a`` of ℕ variables in a ``Set ℤ`` is an integer subtraction."""
+        ty = self.element_type(s, a)
+        return a if ty is None or isinstance(a, T.Typed) else T.Typed(a, ty)
+
+    def bound(self, which: str, s: T.Term, a: T.Term) -> T.Term:
+        ty = self.element_type(s, a)
+        if isinstance(s, T.Typed) and ty is not None:
+            s = s.expr  # `({1, 2} : Set ℕ)`: the element type is on the quantifier's binder
+        x = T.Var(self.fresh("x_bound"))
+        if which == "lower" and ty == T.Const("Nat"):
+            body = T.Pi((T.Binder("_", _c("LT.lt", x, a)),),
+                        _c("Not", _c("Membership.mem", s, x)))
+        else:
+            rel = _c("LE.le", a, x) if which == "lower" else _c("LE.le", x, a)
+            body = T.Pi((T.Binder("_", _c("Membership.mem", s, x)),), rel)
+        return T.Pi((T.Binder(x.name, ty),), body)
+
+    def term(self, t: T.Term) -> T.Term:
+        if isinstance(t, T.App):
+            args = [self.term(a) for a in t.args]
+            head = t.fn
+            if isinstance(head, T.Const) and head.name in EXTREMA and len(args) == 2:
+                s, a = args
+                a = self.ascribed(s, a)
+                return _c("And", _c("Membership.mem", s, a), self.bound(EXTREMA[head.name], s, a))
+            if _is(t, "Membership.mem", 2) and isinstance(args[0], T.App) \
+                    and isinstance(args[0].fn, T.Const) and args[0].fn.name in BOUNDS \
+                    and len(args[0].args) == 1:
+                bounded = args[0].args[0]
+                return self.bound(BOUNDS[args[0].fn.name], bounded, self.ascribed(bounded, args[1]))
+            return T.App(self.term(head), tuple(args), t.ty)
+        return self.structural(t)
+
+
+def _mentions(t: T.Term) -> bool:
+    return any(isinstance(n, T.Const) and (n.name in EXTREMA or n.name in BOUNDS)
+               for n in T.walk(t))
+
+
+def rewrite_extrema(decl: Declaration) -> Declaration:
+    """``decl`` with ``IsLeast``/``IsGreatest``/``lowerBounds``/``upperBounds`` replaced by
+    their definitions (unchanged when it names none)."""
+    types = {b.name: b.type for b in decl.binders if b.type is not None}
+    return rewrite_declaration(decl, _mentions, lambda taken: _Extrema(types, taken))
+
+
+__all__ = ["BOUNDS", "EXTREMA", "rewrite_extrema"]
