@@ -27,9 +27,13 @@ from flint import acb, arb, ctx, fmpq
 from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
                                          _difference, _exact, _no_top, _pow, _top)
 from mirror.translate import big_operators, matrices, recursive_nodes, vocabulary
+from mirror.translate.values import NAT_DOMAIN
 
 #: Binary exponents of enclosures the checker writes as exact rationals, at most.
 EXPONENT_LIMIT = 1 << 16
+#: How many indices of a quantifier cut at the sampling bound the checker looks at (any prefix
+#: is sound: it only ever decides in the polarity a finite part decides).
+TRUNCATED_PREFIX = 32
 #: Precisions the checker tries, in bits.
 PRECISIONS = (128, 512, 2048, 8192)
 
@@ -291,8 +295,11 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
     if isinstance(expr, sp.Not):
         return _not(proposition(expr.args[0], env, trace))
     if isinstance(expr, (big_operators.FinAll, big_operators.FinExists)):
+        universal = isinstance(expr, big_operators.FinAll)
+        if expr.args[2].has(NAT_DOMAIN):
+            return _truncated(expr, env, trace, universal)
         values = [proposition(body, inner, trace) for body, inner in _range_terms(expr, env)]
-        return (_and if isinstance(expr, big_operators.FinAll) else _or)(values)
+        return (_and if universal else _or)(values)
     if isinstance(expr, (recursive_nodes.RecursiveEvalTruth, recursive_nodes.RecursiveTruth)):
         return _recursive(expr, env)
     if isinstance(expr, vocabulary.PropIte):
@@ -319,6 +326,20 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
         values = [proposition(arg, env, trace) for arg in expr.args]
         return None if None in values else len(set(values)) == 1
     raise CheckerError(f"the checker does not evaluate {type(expr).__name__} ({expr})"[:200])
+
+
+def _truncated(expr: sp.Basic, env: dict, trace: list, universal: bool) -> bool | None:
+    """A ``∀``/``∃`` the translator cut at the sampling bound (an infinite ℕ domain, or a
+    candidate-witness search): the checker looks at its own prefix of :data:`TRUNCATED_PREFIX`
+    indices, a part of the true domain, so only what that part decides holds — a failing
+    instance makes the ``∀`` false, a witness makes the ``∃`` true; anything else is
+    undecided, whatever the prefix (the polarity table of ``mirror/evaluate/polarity.py``)."""
+    inner = {**env, NAT_DOMAIN: TRUNCATED_PREFIX}
+    decisive = not universal
+    for body, at in _range_terms(expr, inner):
+        if proposition(body, at, trace) is decisive:
+            return decisive
+    return None
 
 
 def _draw_value(value: Any, env: dict) -> Any:

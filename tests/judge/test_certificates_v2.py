@@ -188,3 +188,25 @@ def test_tampering_with_a_matrix_entry_is_rejected(rows):
     tampered = _tampered(row.certificate, lambda c: c["draw"].update(commuting))
     verdict = check_certificate(mirror, tampered)
     assert not verdict.accepted, verdict.reason
+
+
+def test_a_truncated_quantifier_decides_only_in_the_polarity_its_prefix_decides():
+    """The translator's own cut (``NAT_DOMAIN``): a witness makes an ∃ true and a failing
+    instance makes a ∀ false (the witness-search refutations of ``Reach/Witnesses.lean``); a ∀
+    holding on the prefix or an ∃ without a witness there is undecided."""
+    import sympy as sp
+
+    from mirror.judge.checker import proposition
+    from mirror.translate.big_operators import FinAll, FinExists
+    from mirror.translate.values import NAT_DOMAIN
+
+    i = sp.Symbol("_i", integer=True)
+    holds_on_prefix = FinAll(sp.Lambda(i, sp.Le(0, i)), 0, NAT_DOMAIN)
+    fails_at_5 = FinAll(sp.Lambda(i, sp.Lt(i, 5)), 0, NAT_DOMAIN)
+    witness_7 = FinExists(sp.Lambda(i, sp.Eq(i, 7)), 0, NAT_DOMAIN)
+    witness_far = FinExists(sp.Lambda(i, sp.Eq(i, 10**6)), 0, NAT_DOMAIN)
+    assert proposition(holds_on_prefix, {}, []) is None
+    assert proposition(fails_at_5, {}, []) is False
+    assert proposition(witness_7, {}, []) is True
+    assert proposition(witness_far, {}, []) is None
+    assert proposition(sp.Not(witness_7), {}, []) is False
