@@ -95,6 +95,27 @@ def built(project: str, method: str, timeout: float | None,
     return _BUILT[key]
 
 
+def _one_mirror(project: str, method: str, timeout: float | None,
+                poisoned: tuple[tuple[str, str], ...], name: str) -> Any:
+    """The mirror ``name``: from this worker's whole build when it has one (the survey ran
+    here), else translated alone — a worker checking a share of the statements translates that
+    share, not the whole project again (each declaration is built on its own either way)."""
+    key = (project, method, timeout, poisoned)
+    if key in _BUILT:
+        return _BUILT[key]["mirrors"][name]
+    from mirror.product.pipeline import build_mirrors
+
+    context = _context(project, method, poisoned)
+    registry = context["registry"]
+    declaration = name.removesuffix(".conformance")
+    mirrors = build_mirrors(context["extraction"], registry.bindings, registry.errors,
+                            statement_timeout=timeout, only={declaration, name})
+    found = {m.name: m for m in mirrors}
+    if name not in found:  # not a declaration of its own name: the whole build finds it
+        return built(project, method, timeout, poisoned)["mirrors"][name]
+    return found[name]
+
+
 def probe_import(module: str, python_path: list[str]) -> bool:
     """Import ``module`` with the project's ``python_path`` first on ``sys.path`` (a worker's
     death here names the module that kills workers). ``False``: it raised (the registry
@@ -178,7 +199,7 @@ def check(project: str, method: str, timeout: float | None,
     from mirror.product.explain import attach_explanations
     from mirror.product.pipeline import check_mirror, with_replay
 
-    mirror = built(project, method, timeout, poisoned)["mirrors"][name]
+    mirror = _one_mirror(project, method, timeout, poisoned, name)
     result = with_replay(check_mirror(mirror, settings), mirror, Path(project))
     attach_explanations([result], [mirror])  # a refuted row's replay calls the bindings: here
     return with_database_warnings(result.to_json())
