@@ -47,6 +47,20 @@ FAULTS = {
     "none": "def boom(x):\n    return x\n",
 }
 
+#: Faults a test can only see end by the hard time limit (tens of seconds each): they run in the
+#: slow job (``make test-slow``, part of CI), so the default suite stays under ten minutes.
+WAIT_FOR_THE_LIMIT = ("loop_at_import",)
+
+
+def fault_params(names):
+    """``names`` for ``pytest.mark.parametrize``, the :data:`WAIT_FOR_THE_LIMIT` ones marked
+    ``slow``."""
+    import pytest
+
+    return [pytest.param(n, marks=pytest.mark.slow) if n in WAIT_FOR_THE_LIMIT else n
+            for n in names]
+
+
 #: The statements of every fault project and the rows a faulty ``boom`` must not touch.
 UNTOUCHED = ("Flt.relu_nonneg", "Flt.plain", "Flt.relu.conformance")
 #: The rows the faulty binding is in.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults.conftest import leanmirror
-from tests.faults.projects import make_project
+from tests.faults.projects import fault_params, make_project
 
 #: The words of the cause each fault must name (it is in the binding's module, at import).
 CAUSES = {
@@ -34,7 +34,7 @@ def _block(text: str, name: str) -> str:
     return text[start:] if end < 0 else text[start:end]
 
 
-@pytest.mark.parametrize("fault", sorted(CAUSES))
+@pytest.mark.parametrize("fault", fault_params(sorted(CAUSES)))
 def test_generate_check_finishes_and_names_a_module_that_ends_its_worker(fault, tmp_path):
     project = make_project(tmp_path / "p", fault)
     out = tmp_path / "mirrors"

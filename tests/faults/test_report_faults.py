@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.faults.conftest import leanmirror, report_rows
-from tests.faults.projects import FAULTY, UNTOUCHED, make_project
+from tests.faults.projects import FAULTY, UNTOUCHED, fault_params, make_project
 
 #: The words of the cause each fault's rows must name.
 CAUSES = {
@@ -25,7 +25,7 @@ CAUSES = {
 ARGS = ("--method", "scanner", "--examples", "20", "--statement-timeout", "3")
 
 
-@pytest.mark.parametrize("fault", sorted(CAUSES))
+@pytest.mark.parametrize("fault", fault_params(sorted(CAUSES)))
 def test_report_finishes_with_the_fault_as_error_rows(fault, tmp_path):
     project = make_project(tmp_path / "p", fault)
     out = tmp_path / "report"
@@ -40,7 +40,7 @@ def test_report_finishes_with_the_fault_as_error_rows(fault, tmp_path):
         assert rows[name]["mirror_status"] in ("tested", "symbolic"), rows[name]
 
 
-@pytest.mark.parametrize("fault", ["exit_at_import", "loop_at_import", "segfault_at_import"])
+@pytest.mark.parametrize("fault", fault_params(["exit_at_import", "loop_at_import", "segfault_at_import"]))
 def test_show_survives_a_module_that_ends_its_worker_at_import(fault, tmp_path):
     project = make_project(tmp_path / "p", fault)
     shown = leanmirror("show", "Flt.relu_nonneg", "--project", str(project),
