@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterator, Union
+from typing import Callable, Iterator, Union
 
 BinderInfo = str  # "default" | "implicit" | "strictImplicit" | "instImplicit"
 #: The head of a named argument ``(x := e)`` kept by the scanner.
@@ -188,6 +188,25 @@ def children(term: Term) -> Iterator[Term]:
         yield term.expr
     elif isinstance(term, Anon):
         yield from term.args
+
+
+def map_plain(term: Term, f: Callable[[Term], Term],
+              type_of: Callable[[Term], Term] | None = None) -> Term | None:
+    """``term`` rebuilt with ``f`` applied to its direct sub-terms, for the node kinds that bind
+    nothing (application, ascription, coercion, projection, anonymous constructor); ``None``
+    for the others (binders, ``let``, atoms), which a rewriter handles itself. The type of an
+    ascription is kept unless ``type_of`` maps it."""
+    if isinstance(term, App):
+        return App(f(term.fn), tuple(f(a) for a in term.args), term.ty)
+    if isinstance(term, Typed):
+        return Typed(f(term.expr), term.type if type_of is None else type_of(term.type))
+    if isinstance(term, Coe):
+        return Coe(f(term.expr))
+    if isinstance(term, Proj):
+        return Proj(f(term.expr), term.field)
+    if isinstance(term, Anon):
+        return Anon(tuple(f(a) for a in term.args))
+    return None
 
 
 def walk(term: Term) -> Iterator[Term]:

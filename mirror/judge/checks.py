@@ -44,7 +44,8 @@ from mirror.sample.strategies import (examples, group_by_shape, sample_batch, st
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
 SWEEP_EXACT = 64
-#: Seconds of exact decisions per statement; past them, draws float64 cannot settle beyond
+#: CPU seconds of exact decisions per statement (this process's CPU time, so that another
+#: process's load does not shrink the budget); past them, draws float64 cannot settle beyond
 #: doubt are not counted (said in the method), and a float64 counterexample is not decided.
 EXACT_SECONDS = 10.0
 #: Draws in one Hypothesis example at most (evaluated in one vectorized call).
@@ -105,9 +106,9 @@ class Judge:
         key = self._key(example)
         decision = self._decided.get(key)
         if decision is None:
-            started = time.monotonic()
+            started = time.process_time()
             decision = decide(self.function, self.plan, example, self.bindings)
-            self.exact_seconds += time.monotonic() - started
+            self.exact_seconds += time.process_time() - started
             self._decided[key] = decision
             self.tally.exact += 1
             kind = decision.kind
@@ -193,9 +194,9 @@ class Judge:
         no unfolded form, or the exact-decision time is spent)."""
         if self.unfolded is None or self.exact_seconds >= EXACT_SECONDS:
             return None
-        started = time.monotonic()
+        started = time.process_time()
         decision = decide(self.unfolded, self.plan, example)
-        self.exact_seconds += time.monotonic() - started
+        self.exact_seconds += time.process_time() - started
         self.tally.exact += 1
         kind = "Lean's own definitions: " + decision.method.split(" up to ")[0]
         self.tally.exact_methods[kind] = self.tally.exact_methods.get(kind, 0) + 1

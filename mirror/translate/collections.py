@@ -276,17 +276,8 @@ class Desugarer(CollectionOperations):
             return T.Let(term.name, None if term.type is None else self.term(term.type),
                          self.term(term.value),
                          self._shadowed((term.name,), lambda: self.term(term.body)))
-        if isinstance(term, T.App):
-            return T.App(self.term(term.fn), tuple(self.term(a) for a in term.args), term.ty)
-        if isinstance(term, T.Typed):
-            return T.Typed(self.term(term.expr), self.term(term.type))
-        if isinstance(term, T.Coe):
-            return T.Coe(self.term(term.expr))
-        if isinstance(term, T.Proj):
-            return T.Proj(self.term(term.expr), term.field)
-        if isinstance(term, T.Anon):
-            return T.Anon(tuple(self.term(a) for a in term.args))
-        return term
+        plain = T.map_plain(term, self.term, type_of=self.term)
+        return term if plain is None else plain
 
     def _typed_pi(self, term: T.Pi) -> T.Term:
         """A ∀ rewritten; a binder left untyped whose membership in a collection was

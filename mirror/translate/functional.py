@@ -97,16 +97,9 @@ class _Inliner:
                                      else self._argument_type(b.name, term.body), b.info)
                             for b in term.binders)
             return type(term)(binders, self.apply(term.body))
-        if isinstance(term, T.App):
-            return T.App(self.apply(term.fn), tuple(self.apply(a) for a in term.args), term.ty)
-        if isinstance(term, T.Typed):
-            return T.Typed(self.apply(term.expr), term.type)
-        if isinstance(term, T.Coe):
-            return T.Coe(self.apply(term.expr))
-        if isinstance(term, T.Proj):
-            return T.Proj(self.apply(term.expr), term.field)
-        if isinstance(term, T.Anon):
-            return T.Anon(tuple(self.apply(a) for a in term.args))
+        plain = T.map_plain(term, self.apply)
+        if plain is not None:
+            return plain
         if isinstance(term, T.Let):
             self.failed = True
         return term

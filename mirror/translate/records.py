@@ -207,16 +207,9 @@ class Records:
             inner = {k: v for k, v in env.items() if k != term.name}
             return T.Let(term.name, term.type, self.rewrite(term.value, env, taken),
                          self.rewrite(term.body, inner, taken))
-        if isinstance(term, T.Typed):
-            return T.Typed(self.rewrite(term.expr, env, taken),
-                           self.unfold_type(self.rewrite(term.type, env, taken)))
-        if isinstance(term, T.Coe):
-            return T.Coe(self.rewrite(term.expr, env, taken))
-        if isinstance(term, T.Proj):
-            return T.Proj(self.rewrite(term.expr, env, taken), term.field)
-        if isinstance(term, T.Anon):
-            return T.Anon(tuple(self.rewrite(a, env, taken) for a in term.args))
-        return term
+        plain = T.map_plain(term, lambda t: self.rewrite(t, env, taken),
+                            type_of=lambda t: self.unfold_type(self.rewrite(t, env, taken)))
+        return term if plain is None else plain
 
     def _as_term(self, found: tuple[Layout | None, object]) -> T.Term:
         """A field value as a term (a nested record stays an anonymous constructor)."""

@@ -28,20 +28,13 @@ class TermRewriter:
 
     def structural(self, t: T.Term) -> T.Term:
         """``t`` with :meth:`term` applied to its children."""
-        if isinstance(t, T.App):
-            return T.App(self.term(t.fn), tuple(self.term(a) for a in t.args), t.ty)
+        plain = T.map_plain(t, self.term)
+        if plain is not None:
+            return plain
         if isinstance(t, (T.Lam, T.Pi)):
             binders = tuple(T.Binder(b.name, None if b.type is None else self.term(b.type),
                                      b.info) for b in t.binders)
             return type(t)(binders, self.term(t.body))
-        if isinstance(t, T.Typed):
-            return T.Typed(self.term(t.expr), t.type)
-        if isinstance(t, T.Coe):
-            return T.Coe(self.term(t.expr))
-        if isinstance(t, T.Proj):
-            return T.Proj(self.term(t.expr), t.field)
-        if isinstance(t, T.Anon):
-            return T.Anon(tuple(self.term(a) for a in t.args))
         if isinstance(t, T.Let):
             return T.Let(t.name, t.type, self.term(t.value), self.term(t.body))
         return t
