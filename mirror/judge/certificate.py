@@ -33,11 +33,13 @@ import sympy as sp
 
 from bridge.errors import LeanMirrorError
 from mirror.judge.checker import CheckerError, evaluate_parts
+from mirror.judge.checker_algebraic import AlgebraicPoint
 
 FORMAT = "leanmirror-certificate"
-VERSION = 2
-#: The versions :func:`validate` reads (1: no ``⊤``).
-VERSIONS = (1, 2)
+VERSION = 3
+#: The versions :func:`validate` reads (1: no ``⊤``; 2: no algebraic numbers, no kernel
+#: observations).
+VERSIONS = (1, 2, 3)
 #: ``⊤ : ℝ≥0∞`` as a draw value (from version 2).
 TOP_TEXT = "⊤"
 
@@ -54,7 +56,7 @@ def exact_text(value: Any) -> Any:
         return str(value)
     if isinstance(value, sp.Basic):
         if not value.is_Rational:
-            raise CertificateError(f"the point {value} is not rational (no exact text form)")
+            return algebraic_text(value)
         return str(Fraction(int(value.p), int(value.q)))
     arr = np.asarray(value)
     if arr.ndim:
@@ -73,6 +75,32 @@ def exact_text(value: Any) -> Any:
     raise CertificateError(f"a draw of type {type(item).__name__} has no exact text form")
 
 
+#: Seconds sympy may take to find an irrational point's minimal polynomial.
+ALGEBRAIC_SECONDS = 5.0
+
+
+def algebraic_text(value: sp.Basic) -> dict[str, Any]:
+    """A real algebraic number (a solution of the hypotheses, ``-√2``) as its minimal
+    polynomial and an isolating interval with rational endpoints (version 3): the
+    checker verifies both itself (:mod:`mirror.judge.checker_algebraic`)."""
+    if not (value.is_real and value.is_algebraic):
+        raise CertificateError(f"the point {value} is neither rational nor a real algebraic "
+                               "number (no exact text form)")
+    x = sp.Dummy("x")
+    try:
+        poly = sp.minimal_polynomial(value, x, polys=True)
+    except (NotImplementedError, ValueError, sp.PolynomialError) as exc:
+        raise CertificateError(f"the point {value}: no minimal polynomial ({exc})") from None
+    poly = poly.clear_denoms(convert=True)[1].primitive()[1]
+    approx = sp.N(value, 60)
+    for (low, high), _ in poly.intervals(eps=sp.Rational(1, 10 ** 6)):
+        if low <= approx <= high and low != high:
+            return AlgebraicPoint(tuple(int(c) for c in poly.all_coeffs()),
+                                  Fraction(str(low)), Fraction(str(high))).text()
+    raise CertificateError(f"the point {value}: no isolating interval of {poly.as_expr()} "
+                           "contains it")
+
+
 def parse_draw(draw: dict[str, Any], version: int = VERSION) -> dict[str, sp.Basic]:
     """The certificate's draw as exact sympy numbers (from version 2 also ``⊤`` as ``oo``, and
     arrays as nested tuples)."""
@@ -80,9 +108,15 @@ def parse_draw(draw: dict[str, Any], version: int = VERSION) -> dict[str, sp.Bas
 
 
 def _parse_value(name: str, text: Any, version: int) -> Any:
-    """One drawn value: an exact number, or (from version 2) an array as nested lists."""
+    """One drawn value: an exact number, (from version 2) an array as nested lists, or
+    (from version 3) an algebraic number ``{"algebraic": {"polynomial", "interval"}}``."""
     if isinstance(text, list) and version >= 2:
         return tuple(_parse_value(name, item, version) for item in text)
+    if isinstance(text, dict) and version >= 3 and set(text) == {"algebraic"}:
+        try:
+            return AlgebraicPoint.parse(name, text["algebraic"])
+        except CheckerError as exc:
+            raise CertificateError(str(exc)) from None
     if not isinstance(text, str):
         raise CertificateError(f"draw {name}: expected an exact number as a string"
                                + (" or a list of them" if version >= 2 else "")
