@@ -156,6 +156,76 @@ def build(statement: Any, name: str, example: dict[str, Any], method: str) -> di
     return certificate
 
 
+#: What a conformance certificate says of the kernel's output.
+OBSERVED = ("observed: the kernel's return value at the draw, as the search recorded it; the "
+            "checker does not run the kernel (leanmirror check NAME --certificate FILE "
+            "--run-kernel re-runs it through the binding)")
+
+
+def _exact_number(value: float | None) -> str | None:
+    return None if value is None else str(Fraction(value))
+
+
+def budget_of(profile: Any, dtype: str) -> dict[str, Any]:
+    """The accuracy budget a binding's profile (:class:`mirror.bind.config.KernelProfile`)
+    sets at ``dtype``, exactly: what a conformance certificate states and the checker
+    compares with the configuration."""
+    return {"ulps": _exact_number(profile.budget_ulps(dtype)),
+            "rtol": _exact_number(profile.rtol), "atol": _exact_number(profile.atol),
+            "k": _exact_number(profile.k), "measure": profile.measure,
+            "reference": profile.reference}
+
+
+def output_text(value: Any) -> dict[str, Any]:
+    """A kernel's output as exact entries (``nan``, ``inf``, ``-inf`` as such), with its
+    shape."""
+    arr = np.asarray(value)
+    if np.iscomplexobj(arr):
+        if np.any(arr.imag != 0):
+            raise CertificateError("a complex kernel output (the format has real entries only)")
+        arr = arr.real
+    entries = []
+    for item in arr.astype(float).reshape(-1).tolist():
+        entries.append("nan" if item != item else ("inf" if item == float("inf") else
+                       "-inf" if item == float("-inf") else str(Fraction(item))))
+    return {"note": OBSERVED, "shape": list(arr.shape), "values": entries}
+
+
+def build_conformance(statement: Any, name: str, observation: dict[str, Any],
+                      budget: dict[str, Any], method: str) -> dict[str, Any]:
+    """The certificate of a refuted conformance row: the exact draw, the dtype, the kernel's
+    recorded output (and its reference's), the budget, Lean's enclosures and the violation,
+    as the checker (:mod:`mirror.judge.checker_kernel`) evaluates them."""
+    from mirror.judge.checker_kernel import decide, parse_output
+
+    draw = {key: exact_text(value) for key, value in observation["example"].items()}
+    output = output_text(observation["output"])
+    reference = (None if observation.get("reference_output") is None
+                 else output_text(observation["reference_output"]))
+    certificate: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "kind": "conformance", "statement": name,
+        "draw": draw, "dtype": observation["dtype"], "output": output,
+        "reference_output": reference, "budget": budget,
+        "decision": {"method": method}, "hypotheses": []}
+    try:
+        value, how, lean, bits = decide(
+            statement, parse_draw(draw), observation["dtype"],
+            parse_output(output["values"], "output"), budget,
+            None if reference is None else parse_output(reference["values"], "reference"))
+    except (CheckerError, CertificateError) as exc:
+        certificate["conclusion"] = {"decision": "undecided", "method": str(exc)}
+        return certificate
+    certificate["lean"] = {
+        "method": f"Lean's definition at the draw, ball arithmetic at {bits} bits",
+        "enclosures": [{"mid": str((low + high) / 2), "rad": str((high - low) / 2)}
+                       for low, high in lean]}
+    certificate["conclusion"] = {"decision": _decision_text(None if value is None
+                                                            else not value),
+                                 "method": f"the output against Lean's value at {bits} bits",
+                                 "violation": how}
+    return certificate
+
+
 def validate(data: Any, where: str = "certificate") -> dict[str, Any]:
     """``data`` if it has a certificate's shape; :class:`CertificateError` otherwise."""
     if not isinstance(data, dict):
@@ -185,5 +255,6 @@ def read(path: str | Path) -> dict[str, Any]:
     return validate(data, f"--certificate {path}")
 
 
-__all__ = ["FORMAT", "TOP_TEXT", "VERSION", "VERSIONS", "CertificateError", "build", "exact_text", "parse_draw",
-           "read", "validate"]
+__all__ = ["FORMAT", "OBSERVED", "TOP_TEXT", "VERSION", "VERSIONS", "CertificateError",
+           "algebraic_text", "budget_of", "build", "build_conformance", "exact_text",
+           "output_text", "parse_draw", "read", "validate"]
