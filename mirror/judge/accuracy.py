@@ -382,7 +382,8 @@ def _seeded(meter: Meter, plan: dict, profile: Profile) -> None:
 
 
 def _zeroed(meter: Meter, failure: Measurement) -> Measurement:
-    """``failure`` with as many array entries set to 0 as keep it failing (greedy)."""
+    """``failure`` with as many array entries set to 0 as keep it failing (greedy), inside
+    the binding's domain."""
     best = failure
     for name, value in failure.example.items():
         arr = np.asarray(value)
@@ -395,6 +396,8 @@ def _zeroed(meter: Meter, failure: Measurement) -> Measurement:
             if meter.deadline is not None and time.monotonic() > meter.deadline:
                 return best
             current[index] = 0.0
+            if not _in_range(meter.plan, name, current):
+                continue  # (0 outside the binding's domain: the kernel is not asked there)
             m = meter.measure(dict(best.example, **{name: current}))
             if not isinstance(m, str) and not m.passed:
                 best = m

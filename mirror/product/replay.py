@@ -132,6 +132,53 @@ def _check_conformance(mirror: Any, certificate: dict[str, Any]):
     return check_conformance(mirror.statement, certificate, draw, binding)
 
 
+def rerun_kernel(mirror: Any, certificate: dict[str, Any]) -> tuple[bool, str]:
+    """Call the kernel of a conformance certificate (through the project's binding, as the
+    search called it) at the certificate's draw and dtype: ``(same output, the line saying
+    so)``. The checker never does this; it is the user's confirmation of the observation."""
+    from mirror.bind.binding import runtime_bindings
+    from mirror.judge.accuracy import Meter, conformance_adapter
+    from mirror.judge.certificate import CertificateError, output_text
+
+    if certificate.get("kind") != "conformance" or mirror.status != "ready":
+        return False, (f"--run-kernel: {mirror.name}'s certificate is not a kernel's "
+                       "conformance certificate")
+    bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
+    adapter = conformance_adapter(mirror.name, bindings)
+    dtype = certificate.get("dtype")
+    if adapter is None or dtype not in adapter.binding.profile.dtypes:
+        return False, f"--run-kernel: {mirror.name} has no binding judged at {dtype!r}"
+    try:
+        draw = json.dumps({k: _floats(v) for k, v in certificate["draw"].items()})
+        example = example_from_json(mirror.plan, draw, mirror.name)
+    except (ValueError, TypeError, ZeroDivisionError) as exc:
+        return False, f"--run-kernel: the draw is not one to call the kernel on ({exc})"
+    meter = Meter(mirror.load(), mirror.plan, adapter.binding.lean_name, adapter, bindings,
+                  dtype)
+    called = meter.kernel(meter.rounded(example), meter.bindings)
+    if called is None:
+        return False, "--run-kernel: the kernel refused the draw (out of its domain)"
+    try:
+        values = output_text(called[0])["values"]
+    except CertificateError as exc:
+        return False, f"--run-kernel: {exc}"
+    recorded = (certificate.get("output") or {}).get("values")
+    if values != recorded:
+        return False, (f"--run-kernel: the kernel now returns {values[:4]}…, not the recorded "
+                       f"{(recorded or [])[:4]}…")
+    return True, f"--run-kernel: the kernel returns the recorded output at {dtype}"
+
+
+def _floats(value: Any) -> Any:
+    """A draw's exact text as JSON numbers (exact: every real entry is a float of its dtype)."""
+    from fractions import Fraction
+
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    exact = Fraction(value)
+    return int(exact) if exact.denominator == 1 else float(exact)
+
+
 def example_from_json(plan: dict, text: str, name: str) -> dict[str, Any]:
     """The draw ``text`` (a JSON object of the plan's variables) describes, each value checked
     against its Lean type (:func:`mirror.product.examples.parse_example`)."""
@@ -221,4 +268,4 @@ def replay(mirror: Any, text: str) -> Replay:
 
 
 __all__ = ["Replay", "attach_replay", "certify", "check_certificate", "checked_statement",
-           "example_from_json", "replay", "replay_command"]
+           "example_from_json", "replay", "replay_command", "rerun_kernel"]
