@@ -10,7 +10,14 @@ Version 2 adds arrays (nested lists of exact numbers: ``List``, ``Finset`` membe
 ``Fin n → ℝ``, sampled prefixes of ``ℕ → ℝ``), ``"⊤"`` as a draw value (``⊤ : ℝ≥0∞``,
 which no rational is) and relations
 with ``⊤`` on a side, whose ``difference`` is ``{"top": "left" | "right" | "both"}`` (the side
-that is ``⊤``); a version-1 certificate has neither and is still read::
+that is ``⊤``); a version-1 certificate has neither and is still read.
+
+Version 3 adds algebraic draw values (``{"algebraic": {"polynomial": [...], "interval":
+[lo, hi]}}``: an irrational solution of the hypotheses, verified by
+:mod:`mirror.judge.checker_algebraic`) and conformance certificates (``"kind":
+"conformance"``: a kernel's recorded output against Lean's value, checked by
+:mod:`mirror.judge.checker_kernel`; :func:`build_conformance`). Versions 1 and 2 are still
+read::
 
     {"format": "leanmirror-certificate", "version": 2, "statement": "Toy.foo",
      "draw": {"x": "1/1000000000000000000000000000000"},
