@@ -223,6 +223,8 @@ def test_a_reference_within_k_times_its_error_clears_the_kernel():
     budget = dict(BUDGET, reference="mod:ref")
     assert violation(statement, draw, "float64", [far], budget, [far], lean)[0] is False
     assert violation(statement, draw, "float64", [far], budget, [Fraction(2)], lean)[0] is True
+    # a budget naming a reference needs its output: dropping it is not a way past the rule
+    assert violation(statement, draw, "float64", [far], budget, None, lean)[0] is False
 
 
 def test_run_kernel_confirms_the_recorded_output_and_catches_a_changed_one(kernels):
