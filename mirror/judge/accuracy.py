@@ -113,6 +113,13 @@ class Measurement:
     budget: float = 0.0
     reason: str = ""
     method: str = ""
+    #: The reference's output at the same input, where the judge asked it (a failure only).
+    reference_output: Any = None
+
+    def observation(self, dtype: str) -> dict[str, Any]:
+        """What a conformance certificate records of this (failing) draw."""
+        return {"dtype": dtype, "example": self.example, "output": self.kernel,
+                "reference_output": self.reference_output, "method": self.method}
 
 
 @dataclass
@@ -338,6 +345,7 @@ class Meter:
         if not m.passed and self.reference is not None:
             ref = self.kernel(m.example, self.reference)
             if ref is not None:
+                m.reference_output = ref[0]
                 ref_ulps, _, _ = _errors(ref[0], m.lean, self.dtype, scale)
                 m.passed = m.ulps <= k * ref_ulps
                 m.reason += f"; the reference's error is {ref_ulps:.3g} ulps"
@@ -374,7 +382,8 @@ def _seeded(meter: Meter, plan: dict, profile: Profile) -> None:
 
 
 def _zeroed(meter: Meter, failure: Measurement) -> Measurement:
-    """``failure`` with as many array entries set to 0 as keep it failing (greedy)."""
+    """``failure`` with as many array entries set to 0 as keep it failing (greedy), inside
+    the binding's domain."""
     best = failure
     for name, value in failure.example.items():
         arr = np.asarray(value)
@@ -387,6 +396,8 @@ def _zeroed(meter: Meter, failure: Measurement) -> Measurement:
             if meter.deadline is not None and time.monotonic() > meter.deadline:
                 return best
             current[index] = 0.0
+            if not _in_range(meter.plan, name, current):
+                continue  # (0 outside the binding's domain: the kernel is not asked there)
             m = meter.measure(dict(best.example, **{name: current}))
             if not isinstance(m, str) and not m.passed:
                 best = m
@@ -536,6 +547,7 @@ def run_conformance(function: Callable, plan: dict, *, name: str, lean_name: str
         m = failed.failure
         outcome.status = "refuted"
         outcome.counterexample = readable(m.example)
+        outcome.observation = m.observation(failed.dtype)
         outcome.max_error = m.ulps
         outcome.reason = (f"at {failed.dtype}: the kernel {m.reason} (Lean's value by "
                           f"{m.method}): error {m.ulps:.3g} ulps, relative {m.rel:.3g}, "
@@ -558,20 +570,28 @@ def conformance_adapter(name: str, bindings: dict[str, Callable]):
 
 def replay_conformance(function: Callable, plan: dict, adapter, bindings: dict,
                        example: dict[str, Any]) -> tuple[str, float, str]:
-    """``(verdict, ulps, method)`` of one conformance input, at each dtype of the binding's
-    profile in turn: ``"refuted"`` at the first dtype beyond its budget, ``"rejected"`` when
-    it cannot be measured, else ``"holds"`` with the largest error."""
+    """``(verdict, ulps, method)`` of :func:`observed_conformance`."""
+    return observed_conformance(function, plan, adapter, bindings, example)[:3]
+
+
+def observed_conformance(function: Callable, plan: dict, adapter, bindings: dict,
+                         example: dict[str, Any]) -> tuple[str, float, str, dict | None]:
+    """``(verdict, ulps, method, observation)`` of one conformance input, at each dtype of the
+    binding's profile in turn: ``"refuted"`` at the first dtype beyond its budget (with what
+    its certificate records, :meth:`Measurement.observation`), ``"rejected"`` when it cannot
+    be measured, else ``"holds"`` with the largest error."""
     worst, methods = 0.0, []
     for dtype in adapter.binding.profile.dtypes:
         meter = Meter(function, plan, adapter.binding.lean_name, adapter, bindings, dtype)
         m = meter.measure(example)
         if isinstance(m, str):
-            return "rejected", math.nan, f"{dtype}: {m}"
+            return "rejected", math.nan, f"{dtype}: {m}", None
         methods.append(f"{dtype}: {m.ulps:.3g} ulps by {m.method}")
         if not m.passed:
-            return "refuted", m.ulps, f"{dtype}: the kernel {m.reason} ({m.method})"
+            return ("refuted", m.ulps, f"{dtype}: the kernel {m.reason} ({m.method})",
+                    m.observation(dtype))
         worst = max(worst, m.ulps)
-    return "holds", worst, "; ".join(methods)
+    return "holds", worst, "; ".join(methods), None
 
 
-__all__ = ["Measurement", "Meter", "Profile", "conformance_adapter", "replay_conformance", "run_conformance", "ulp"]
+__all__ = ["Measurement", "Meter", "Profile", "conformance_adapter", "observed_conformance", "replay_conformance", "run_conformance", "ulp"]

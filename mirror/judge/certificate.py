@@ -10,7 +10,14 @@ Version 2 adds arrays (nested lists of exact numbers: ``List``, ``Finset`` membe
 ``Fin n → ℝ``, sampled prefixes of ``ℕ → ℝ``), ``"⊤"`` as a draw value (``⊤ : ℝ≥0∞``,
 which no rational is) and relations
 with ``⊤`` on a side, whose ``difference`` is ``{"top": "left" | "right" | "both"}`` (the side
-that is ``⊤``); a version-1 certificate has neither and is still read::
+that is ``⊤``); a version-1 certificate has neither and is still read.
+
+Version 3 adds algebraic draw values (``{"algebraic": {"polynomial": [...], "interval":
+[lo, hi]}}``: an irrational solution of the hypotheses, verified by
+:mod:`mirror.judge.checker_algebraic`) and conformance certificates (``"kind":
+"conformance"``: a kernel's recorded output against Lean's value, checked by
+:mod:`mirror.judge.checker_kernel`; :func:`build_conformance`). Versions 1 and 2 are still
+read::
 
     {"format": "leanmirror-certificate", "version": 2, "statement": "Toy.foo",
      "draw": {"x": "1/1000000000000000000000000000000"},
@@ -33,11 +40,13 @@ import sympy as sp
 
 from bridge.errors import LeanMirrorError
 from mirror.judge.checker import CheckerError, evaluate_parts
+from mirror.judge.checker_algebraic import AlgebraicPoint
 
 FORMAT = "leanmirror-certificate"
-VERSION = 2
-#: The versions :func:`validate` reads (1: no ``⊤``).
-VERSIONS = (1, 2)
+VERSION = 3
+#: The versions :func:`validate` reads (1: no ``⊤``; 2: no algebraic numbers, no kernel
+#: observations).
+VERSIONS = (1, 2, 3)
 #: ``⊤ : ℝ≥0∞`` as a draw value (from version 2).
 TOP_TEXT = "⊤"
 
@@ -54,7 +63,7 @@ def exact_text(value: Any) -> Any:
         return str(value)
     if isinstance(value, sp.Basic):
         if not value.is_Rational:
-            raise CertificateError(f"the point {value} is not rational (no exact text form)")
+            return algebraic_text(value)
         return str(Fraction(int(value.p), int(value.q)))
     arr = np.asarray(value)
     if arr.ndim:
@@ -73,6 +82,32 @@ def exact_text(value: Any) -> Any:
     raise CertificateError(f"a draw of type {type(item).__name__} has no exact text form")
 
 
+#: Seconds sympy may take to find an irrational point's minimal polynomial.
+ALGEBRAIC_SECONDS = 5.0
+
+
+def algebraic_text(value: sp.Basic) -> dict[str, Any]:
+    """A real algebraic number (a solution of the hypotheses, ``-√2``) as its minimal
+    polynomial and an isolating interval with rational endpoints (version 3): the
+    checker verifies both itself (:mod:`mirror.judge.checker_algebraic`)."""
+    if not (value.is_real and value.is_algebraic):
+        raise CertificateError(f"the point {value} is neither rational nor a real algebraic "
+                               "number (no exact text form)")
+    x = sp.Dummy("x")
+    try:
+        poly = sp.minimal_polynomial(value, x, polys=True)
+    except (NotImplementedError, ValueError, sp.PolynomialError) as exc:
+        raise CertificateError(f"the point {value}: no minimal polynomial ({exc})") from None
+    poly = poly.clear_denoms(convert=True)[1].primitive()[1]
+    approx = sp.N(value, 60)
+    for (low, high), _ in poly.intervals(eps=sp.Rational(1, 10 ** 6)):
+        if low <= approx <= high and low != high:
+            return AlgebraicPoint(tuple(int(c) for c in poly.all_coeffs()),
+                                  Fraction(str(low)), Fraction(str(high))).text()
+    raise CertificateError(f"the point {value}: no isolating interval of {poly.as_expr()} "
+                           "contains it")
+
+
 def parse_draw(draw: dict[str, Any], version: int = VERSION) -> dict[str, sp.Basic]:
     """The certificate's draw as exact sympy numbers (from version 2 also ``⊤`` as ``oo``, and
     arrays as nested tuples)."""
@@ -80,9 +115,15 @@ def parse_draw(draw: dict[str, Any], version: int = VERSION) -> dict[str, sp.Bas
 
 
 def _parse_value(name: str, text: Any, version: int) -> Any:
-    """One drawn value: an exact number, or (from version 2) an array as nested lists."""
+    """One drawn value: an exact number, (from version 2) an array as nested lists, or
+    (from version 3) an algebraic number ``{"algebraic": {"polynomial", "interval"}}``."""
     if isinstance(text, list) and version >= 2:
         return tuple(_parse_value(name, item, version) for item in text)
+    if isinstance(text, dict) and version >= 3 and set(text) == {"algebraic"}:
+        try:
+            return AlgebraicPoint.parse(name, text["algebraic"])
+        except CheckerError as exc:
+            raise CertificateError(str(exc)) from None
     if not isinstance(text, str):
         raise CertificateError(f"draw {name}: expected an exact number as a string"
                                + (" or a list of them" if version >= 2 else "")
@@ -122,6 +163,76 @@ def build(statement: Any, name: str, example: dict[str, Any], method: str) -> di
     return certificate
 
 
+#: What a conformance certificate says of the kernel's output.
+OBSERVED = ("observed: the kernel's return value at the draw, as the search recorded it; the "
+            "checker does not run the kernel (leanmirror check NAME --certificate FILE "
+            "--run-kernel re-runs it through the binding)")
+
+
+def _exact_number(value: float | None) -> str | None:
+    return None if value is None else str(Fraction(value))
+
+
+def budget_of(profile: Any, dtype: str) -> dict[str, Any]:
+    """The accuracy budget a binding's profile (:class:`mirror.bind.config.KernelProfile`)
+    sets at ``dtype``, exactly: what a conformance certificate states and the checker
+    compares with the configuration."""
+    return {"ulps": _exact_number(profile.budget_ulps(dtype)),
+            "rtol": _exact_number(profile.rtol), "atol": _exact_number(profile.atol),
+            "k": _exact_number(profile.k), "measure": profile.measure,
+            "reference": profile.reference}
+
+
+def output_text(value: Any) -> dict[str, Any]:
+    """A kernel's output as exact entries (``nan``, ``inf``, ``-inf`` as such), with its
+    shape."""
+    arr = np.asarray(value)
+    if np.iscomplexobj(arr):
+        if np.any(arr.imag != 0):
+            raise CertificateError("a complex kernel output (the format has real entries only)")
+        arr = arr.real
+    entries = []
+    for item in arr.astype(float).reshape(-1).tolist():
+        entries.append("nan" if item != item else ("inf" if item == float("inf") else
+                       "-inf" if item == float("-inf") else str(Fraction(item))))
+    return {"note": OBSERVED, "shape": list(arr.shape), "values": entries}
+
+
+def build_conformance(statement: Any, name: str, observation: dict[str, Any],
+                      budget: dict[str, Any], method: str) -> dict[str, Any]:
+    """The certificate of a refuted conformance row: the exact draw, the dtype, the kernel's
+    recorded output (and its reference's), the budget, Lean's enclosures and the violation,
+    as the checker (:mod:`mirror.judge.checker_kernel`) evaluates them."""
+    from mirror.judge.checker_kernel import decide, parse_output
+
+    draw = {key: exact_text(value) for key, value in observation["example"].items()}
+    output = output_text(observation["output"])
+    reference = (None if observation.get("reference_output") is None
+                 else output_text(observation["reference_output"]))
+    certificate: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "kind": "conformance", "statement": name,
+        "draw": draw, "dtype": observation["dtype"], "output": output,
+        "reference_output": reference, "budget": budget,
+        "decision": {"method": method}, "hypotheses": []}
+    try:
+        value, how, lean, bits = decide(
+            statement, parse_draw(draw), observation["dtype"],
+            parse_output(output["values"], "output"), budget,
+            None if reference is None else parse_output(reference["values"], "reference"))
+    except (CheckerError, CertificateError) as exc:
+        certificate["conclusion"] = {"decision": "undecided", "method": str(exc)}
+        return certificate
+    certificate["lean"] = {
+        "method": f"Lean's definition at the draw, ball arithmetic at {bits} bits",
+        "enclosures": [{"mid": str((low + high) / 2), "rad": str((high - low) / 2)}
+                       for low, high in lean]}
+    certificate["conclusion"] = {"decision": _decision_text(None if value is None
+                                                            else not value),
+                                 "method": f"the output against Lean's value at {bits} bits",
+                                 "violation": how}
+    return certificate
+
+
 def validate(data: Any, where: str = "certificate") -> dict[str, Any]:
     """``data`` if it has a certificate's shape; :class:`CertificateError` otherwise."""
     if not isinstance(data, dict):
@@ -151,5 +262,6 @@ def read(path: str | Path) -> dict[str, Any]:
     return validate(data, f"--certificate {path}")
 
 
-__all__ = ["FORMAT", "TOP_TEXT", "VERSION", "VERSIONS", "CertificateError", "build", "exact_text", "parse_draw",
-           "read", "validate"]
+__all__ = ["FORMAT", "OBSERVED", "TOP_TEXT", "VERSION", "VERSIONS", "CertificateError",
+           "algebraic_text", "budget_of", "build", "build_conformance", "exact_text",
+           "output_text", "parse_draw", "read", "validate"]

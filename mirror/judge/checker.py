@@ -24,8 +24,10 @@ from typing import Any
 import sympy as sp
 from flint import acb, arb, ctx, fmpq
 
+from mirror.judge.checker_algebraic import (ALGEBRAIC_KEY, AlgebraicPoint, algebraic_symbols,
+                                            exact_zero)
 from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
-                                         _difference, _exact, _no_top, _pow, _top)
+                                         _difference, _exact, _no_top, _pow, _sign, _top)
 from mirror.translate import big_operators, matrices, recursive_nodes, vocabulary
 from mirror.translate.values import NAT_DOMAIN
 
@@ -220,7 +222,35 @@ def _relation(kind: str, a: sp.Basic, b: sp.Basic, env: dict, trace: list) -> bo
     except Undecided:
         trace.append({"relation": kind, "difference": None, "decision": "undecided"})
         return None
+    if algebraic_symbols(env) and _undecided_zero(left, right) \
+            and exact_zero(a - b, env, lambda expr: _nonzero(expr, env)):
+        value = _decide(kind, 0, 0, trace)  # exactly 0 at the algebraic point (never a ball)
+        trace[-1]["method"] = "exactly 0: the numerator's remainder modulo the polynomial"
+        return value
     return _decide(kind, left, right, trace)
+
+
+def _undecided_zero(left, right) -> bool:
+    """Whether ``left − right`` is an inexact ball containing 0 (what only an exact argument
+    decides)."""
+    if isinstance(left, tuple) or isinstance(right, tuple) or _top(left) or _top(right):
+        return False
+    try:
+        difference = _difference(left, right)
+        if _exact(difference):
+            return False
+        _sign(difference)
+    except Undecided:
+        return True
+    return False
+
+
+def _nonzero(expr: sp.Basic, env: dict) -> bool:
+    """``expr`` decided non-zero by the balls."""
+    try:
+        return _sign(number(expr, env)) != 0
+    except (Undecided, CheckerError, TypeError, ZeroDivisionError):
+        return False
 
 
 def _decide(kind: str, left, right, trace: list) -> bool | None:
@@ -343,9 +373,12 @@ def _truncated(expr: sp.Basic, env: dict, trace: list, universal: bool) -> bool 
 
 
 def _draw_value(value: Any, env: dict) -> Any:
-    """A drawn value: a number, or an array as nested tuples of numbers."""
+    """A drawn value: a number, an algebraic number (its ball at the working precision), or
+    an array as nested tuples of numbers."""
     if isinstance(value, tuple):
         return tuple(_draw_value(v, env) for v in value)
+    if isinstance(value, AlgebraicPoint):
+        return value.ball()
     return number(value, env)
 
 
@@ -374,7 +407,11 @@ def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, An
             continue
         if variable.name not in draw:
             raise CheckerError(f"the draw has no value for the variable {variable.name}")
-        env[variable.symbol] = _draw_value(draw[variable.name], env)
+        value = draw[variable.name]
+        if isinstance(value, AlgebraicPoint):
+            value.verify(variable.name)
+            env.setdefault(ALGEBRAIC_KEY, {})[variable.symbol] = value
+        env[variable.symbol] = _draw_value(value, env)
     for definition in getattr(statement, "definitions", []):
         env[definition.symbol] = number(definition.expr, env)
     return env

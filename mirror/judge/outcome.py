@@ -47,6 +47,9 @@ class Outcome:
     accuracy: list[dict[str, Any]] | None = None
     #: How a refutation's counterexample was decided (the certificate's method).
     decision_method: str = ""
+    #: A refuted conformance row's failing draw as its certificate records it: ``dtype``,
+    #: the rounded ``example``, the kernel's ``output`` (and ``reference_output``), ``method``.
+    observation: dict[str, Any] | None = None
 
 
 

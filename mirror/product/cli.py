@@ -301,6 +301,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "statement, a value of its Lean type")
     p.add_argument("--certificate", metavar="FILE",
                    help="re-verify a refutation certificate (JSON) with the independent checker")
+    p.add_argument("--run-kernel", action="store_true",
+                   help="with --certificate of a kernel's conformance row: also call the kernel "
+                   "(through its binding) at the certificate's draw and confirm its recorded "
+                   "output, bit for bit")
     p.add_argument("--pdb", action="store_true",
                    help="stop in the Python debugger before each call of a bound implementation")
     _add_json(p)

@@ -315,9 +315,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from mirror.judge.certificate import read
         from mirror.product.replay import check_certificate
 
-        verdict = check_certificate(matches[0], read(args.certificate))
+        certificate = read(args.certificate)
+        verdict = check_certificate(matches[0], certificate)
         print(verdict.line(matches[0].name))
+        if args.run_kernel:
+            from mirror.product.replay import rerun_kernel
+
+            confirmed, line = rerun_kernel(matches[0], certificate)
+            print(line)
+            verdict.accepted = verdict.accepted and confirmed
         return EXIT_OK if verdict.accepted else EXIT_FINDINGS
+    if args.run_kernel:
+        raise CommandError("check: --run-kernel re-runs a conformance certificate's kernel; "
+                           "pass it with --certificate FILE")
     if args.example is None:
         raise CommandError("check: pass --example JSON (replay a draw) or --certificate FILE "
                            "(re-verify a refutation)")

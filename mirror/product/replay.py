@@ -47,8 +47,21 @@ def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
     :class:`~mirror.judge.outcome.Outcome`, or a refutation before any draw,
     :class:`~mirror.judge.presettle.Presettled`, whose exact ``point`` it records), with the
     independent checker's verdict on it (``"checked"``: ``accepted: …`` or ``rejected: …``)."""
-    from mirror.judge.certificate import CertificateError, build
+    from mirror.judge.certificate import CertificateError, build, build_conformance
 
+    observation = getattr(outcome, "observation", None)
+    if observation is not None:  # a kernel's output against Lean's value
+        binding = _binding(mirror)
+        if binding is None or mirror.statement is None:
+            return {"checked": f"no certificate: {mirror.name} has no binding to judge it by"}
+        try:
+            certificate = build_conformance(mirror.statement, mirror.name, observation,
+                                            binding["budgets"][observation["dtype"]],
+                                            observation.get("method", ""))
+        except CertificateError as exc:
+            return {"checked": f"no certificate: {exc}"}
+        certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
+        return certificate
     point = getattr(outcome, "point", None) or outcome.counterexample
     statement = checked_statement(mirror)
     if statement is None or point is None:
@@ -62,9 +75,25 @@ def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
     return certificate
 
 
+def _binding(mirror: Any) -> dict[str, Any] | None:
+    """What the project's configuration says of the binding whose conformance row ``mirror``
+    is: its dtypes, its exact budget at each and its domain (``None``: not such a row)."""
+    from mirror.judge.certificate import budget_of
+
+    lean_name = mirror.name.removesuffix(".conformance")
+    binding = (mirror.table or {}).get(lean_name) if lean_name != mirror.name else None
+    profile = getattr(binding, "profile", None)
+    if profile is None:
+        return None
+    return {"dtypes": list(profile.dtypes),
+            "budgets": {d: budget_of(profile, d) for d in profile.dtypes},
+            "domain": dict(binding.domain)}
+
+
 def check_certificate(mirror: Any, certificate: dict[str, Any]):
     """The independent checker's :class:`~mirror.judge.checker.Verdict` on ``certificate``
-    for ``mirror`` (its sympy statement; never the generated code or the search)."""
+    for ``mirror`` (its sympy statement; never the generated code or the search; a
+    conformance certificate against the binding's configured budget)."""
     from mirror.judge.certificate import CertificateError, parse_draw, validate
     from mirror.judge.checker import Verdict, check
 
@@ -72,6 +101,8 @@ def check_certificate(mirror: Any, certificate: dict[str, Any]):
     if certificate["statement"] != mirror.name:
         return Verdict(False, f"the certificate is for {certificate['statement']}, "
                        f"not {mirror.name}")
+    if certificate.get("kind", "statement") != "statement" or _binding(mirror) is not None:
+        return _check_conformance(mirror, certificate)
     statement = checked_statement(mirror)
     if statement is None:
         return Verdict(False, f"{mirror.name} has no translated statement to check against")
@@ -80,6 +111,72 @@ def check_certificate(mirror: Any, certificate: dict[str, Any]):
     except CertificateError as exc:
         return Verdict(False, str(exc))
     return check(statement, certificate, draw)
+
+
+def _check_conformance(mirror: Any, certificate: dict[str, Any]):
+    from mirror.judge.certificate import CertificateError, parse_draw
+    from mirror.judge.checker import Verdict
+    from mirror.judge.checker_kernel import check_conformance
+
+    binding = _binding(mirror)
+    if certificate.get("kind") != "conformance" or binding is None:
+        return Verdict(False, f"a {certificate.get('kind', 'statement')} certificate for "
+                       f"{mirror.name}, which is " + ("a kernel's conformance row" if binding
+                                                      else "not a kernel's conformance row"))
+    if certificate["version"] < 3 or mirror.statement is None:
+        return Verdict(False, "a conformance certificate needs version 3 and a translation")
+    try:
+        draw = parse_draw(certificate["draw"], certificate["version"])
+    except CertificateError as exc:
+        return Verdict(False, str(exc))
+    return check_conformance(mirror.statement, certificate, draw, binding)
+
+
+def rerun_kernel(mirror: Any, certificate: dict[str, Any]) -> tuple[bool, str]:
+    """Call the kernel of a conformance certificate (through the project's binding, as the
+    search called it) at the certificate's draw and dtype: ``(same output, the line saying
+    so)``. The checker never does this; it is the user's confirmation of the observation."""
+    from mirror.bind.binding import runtime_bindings
+    from mirror.judge.accuracy import Meter, conformance_adapter
+    from mirror.judge.certificate import CertificateError, output_text
+
+    if certificate.get("kind") != "conformance" or mirror.status != "ready":
+        return False, (f"--run-kernel: {mirror.name}'s certificate is not a kernel's "
+                       "conformance certificate")
+    bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
+    adapter = conformance_adapter(mirror.name, bindings)
+    dtype = certificate.get("dtype")
+    if adapter is None or dtype not in adapter.binding.profile.dtypes:
+        return False, f"--run-kernel: {mirror.name} has no binding judged at {dtype!r}"
+    try:
+        draw = json.dumps({k: _floats(v) for k, v in certificate["draw"].items()})
+        example = example_from_json(mirror.plan, draw, mirror.name)
+    except (ValueError, TypeError, ZeroDivisionError) as exc:
+        return False, f"--run-kernel: the draw is not one to call the kernel on ({exc})"
+    meter = Meter(mirror.load(), mirror.plan, adapter.binding.lean_name, adapter, bindings,
+                  dtype)
+    called = meter.kernel(meter.rounded(example), meter.bindings)
+    if called is None:
+        return False, "--run-kernel: the kernel refused the draw (out of its domain)"
+    try:
+        values = output_text(called[0])["values"]
+    except CertificateError as exc:
+        return False, f"--run-kernel: {exc}"
+    recorded = (certificate.get("output") or {}).get("values")
+    if values != recorded:
+        return False, (f"--run-kernel: the kernel now returns {values[:4]}…, not the recorded "
+                       f"{(recorded or [])[:4]}…")
+    return True, f"--run-kernel: the kernel returns the recorded output at {dtype}"
+
+
+def _floats(value: Any) -> Any:
+    """A draw's exact text as JSON numbers (exact: every real entry is a float of its dtype)."""
+    from fractions import Fraction
+
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    exact = Fraction(value)
+    return int(exact) if exact.denominator == 1 else float(exact)
 
 
 def example_from_json(plan: dict, text: str, name: str) -> dict[str, Any]:
@@ -137,11 +234,16 @@ def replay(mirror: Any, text: str) -> Replay:
     bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
     adapter = conformance_adapter(mirror.name, bindings)
     if adapter is not None:  # a kernel's conformance is judged on its accuracy
-        from mirror.judge.accuracy import replay_conformance
+        from mirror.judge.accuracy import observed_conformance
+        from mirror.judge.outcome import Outcome as Observed
 
-        verdict, err, method = replay_conformance(function, mirror.plan, adapter, bindings,
-                                                  example)
-        return Replay(mirror.name, verdict, err, method)
+        verdict, err, method, observation = observed_conformance(
+            function, mirror.plan, adapter, bindings, example)
+        checked = None
+        if observation is not None:  # the checker on the certificate of what it refuted
+            certificate = certify(mirror, Observed(status="refuted", observation=observation))
+            checked = certificate["checked"] if certificate else None
+        return Replay(mirror.name, verdict, err, method, checked)
     rt = NumpyRuntime(1, mirror.plan["settings"]["nat_domain"], FLOAT_TOLERANCE, bindings)
     valid, hyp, concl = evaluate(function, mirror.plan, as_batch(example, mirror.plan), rt)
     if hyp is None or not valid[0] or rt.impl_nonfinite[0]:
@@ -166,4 +268,4 @@ def replay(mirror: Any, text: str) -> Replay:
 
 
 __all__ = ["Replay", "attach_replay", "certify", "check_certificate", "checked_statement",
-           "example_from_json", "replay", "replay_command"]
+           "example_from_json", "replay", "replay_command", "rerun_kernel"]

@@ -24,16 +24,9 @@ from tests.mirror.conftest import PROJECTS, ROOT
 SETTINGS = CheckSettings(max_examples=60, sweep=128)
 KERNELS = ROOT / "tests" / "fixtures" / "kernels"
 
-#: Refutations not yet certified, by what the certificate format lacks (#19, open).
-_ALGEBRAIC = "is not rational"
-#: A conformance row's refutation is the kernel's output against Lean's value: its
-#: certificate would record the output and Lean's enclosure; the format has no such kind yet,
-#: so every refuted conformance row is refused for its bound call.
-_KERNEL = "does not evaluate BoundCall"
-GAPS: dict[str, str] = {
-    # an irrational solution of the hypotheses (x = -√2): no exact algebraic numbers yet
-    "Reach.Solve.irrational_roots_false": _ALGEBRAIC,
-}
+#: Refutations not yet certified, by what the certificate format lacks (none since version 3:
+#: algebraic points and conformance certificates).
+GAPS: dict[str, str] = {}
 
 TARGETS = sorted(p.name for p in PROJECTS.iterdir() if p.is_dir())
 
@@ -51,7 +44,7 @@ def _check(rows) -> None:
     uncertified = {}
     for name, row in refuted.items():
         checked = (row.certificate or {}).get("checked", "no certificate")
-        gap = GAPS.get(name) or (_KERNEL if row.kind == "conformance" else None)
+        gap = GAPS.get(name)
         if gap is not None:
             assert not checked.startswith("accepted"), f"{name} is certified now: strike it " \
                                                         "from GAPS"
