@@ -22,7 +22,6 @@ Two attempts, in this order, each within its own time bound:
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -32,8 +31,8 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, exact_bound,
-                                search)
+from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
+from mirror.judge.residues import Cover, Unevaluated, cover, points, truth
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate.values import Statement
 
@@ -124,63 +123,79 @@ def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     return enumerate_points(statement, seconds)
 
 
-#: Integer kinds a finite range is enumerated over, with their least value.
-_ENUMERATED = {"Nat": 0, "PNat": 1, "Int": None}
-#: The most points :func:`enumerate_points` decides.
-MAX_POINTS = 3000
-
-
 def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
-    """A statement over integer scalars that its hypotheses bound to a small box (``x < 100``
-    over ℕ) is decided at every point of the box, exactly: ``symbolic`` when the conclusion
-    holds wherever the hypotheses do, ``refuted`` at the first point where it fails,
-    ``vacuous`` when no point satisfies the hypotheses. ``None`` when the box is unbounded,
-    too large, or a point is not decided within the time."""
-    variables = statement.variables
-    if not variables or any(v.ty.is_array or v.ty.kind not in _ENUMERATED for v in variables):
-        return None
+    """A statement over integer scalars decided at every point of a finite cover
+    (:mod:`mirror.judge.residues`), exactly: first of the hypotheses alone (``x < 100`` over
+    ℕ; ``n % 5 = 3``, every residue class modulo 5) — ``symbolic`` when the conclusion holds
+    wherever the hypotheses do, ``refuted`` at the first point where it fails, ``vacuous``
+    when no point satisfies the hypotheses; else of the search region ``hypotheses ∧
+    ¬conclusion`` (``⊢ 17 ≤ n`` bounds a counterexample by ``n < 17``): ``refuted`` at a
+    point of it, ``symbolic`` when none lies there. ``None`` when there is no finite cover,
+    or a point is not decided within the time."""
     hyps = [h for _, h in statement.hypotheses]
-    ranges = []
-    for v in variables:
-        lo, hi = exact_bound(hyps, v.symbol, upper=False), exact_bound(hyps, v.symbol, upper=True)
-        floor = _ENUMERATED[v.ty.kind]
-        if floor is not None:
-            lo = floor if lo is None else max(lo, floor)
-        if lo is None or hi is None:
-            return None
-        ranges.append(range(math.ceil(lo), math.floor(hi) + 1))
-    if math.prod(len(r) for r in ranges) > MAX_POINTS:
-        return None
     deadline = time.monotonic() + seconds
+    plain = cover(statement, hyps, read=[statement.conclusion])
+    if plain is not None:
+        return _decide_cover(statement, plain, hyps, deadline, region=False)
+    region = cover(statement, hyps + [sp.Not(statement.conclusion)])
+    if region is not None:
+        return _decide_cover(statement, region, hyps, deadline, region=True)
+    return None
+
+
+def _decide_integer(prop: sp.Basic, point: dict) -> bool | None:
+    """``prop`` at an integer point: on Python integers where it is built of integer
+    arithmetic (:func:`mirror.judge.residues.truth`), else by :func:`_decide_at`."""
+    try:
+        return truth(prop, {s: int(v) for s, v in point.items()})
+    except Unevaluated:
+        return _decide_at(prop, point)
+
+
+def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: float,
+                  region: bool) -> Presettled | None:
+    names = {v.symbol: v.name for v in statement.variables}
     satisfying = 0
-    for values in itertools.product(*ranges):
-        if time.monotonic() > deadline:
+    for point in points(found, deadline):
+        if point is None:
             return None
-        point = {v.symbol: sp.Integer(x) for v, x in zip(variables, values)}
-        decided = [_decide_at(h, point) for h in hyps]
+        decided = []
+        for h in hyps:  # the first false hypothesis settles the point
+            decided.append(_decide_integer(h, point))
+            if decided[-1] is False:
+                break
+        if False in decided:
+            continue
         if None in decided:
             return None
-        if not all(decided):
-            continue
-        satisfying += 1
-        holds = _decide_at(statement.conclusion, point)
+        holds = _decide_integer(statement.conclusion, point)
         if holds is None:
             return None
+        satisfying += 1
         if not holds:
-            return Presettled("refuted", "every point of the bounded integer range decided "
-                              "exactly", examples=satisfying,
-                              counterexample={v.name: x for v, x in zip(variables, values)},
-                              point={v.name: x for v, x in zip(variables, values)},
+            values = {names[k]: int(v) for k, v in point.items()}
+            return Presettled("refuted", "every point of a finite integer cover decided "
+                              f"exactly ({'; '.join(found.described)})", examples=satisfying,
+                              counterexample=values, point=values,
                               reason="counterexample decided by exact integer arithmetic: the "
                                      "hypotheses hold and the conclusion fails")
-    box = " × ".join(f"[{r.start}, {r.stop - 1}]" for r in ranges)
+    box = "; ".join(found.described)
+    if region:
+        return Presettled("symbolic", f"every point where the conclusion could fail decided "
+                          f"exactly ({box}: the hypotheses and the negated conclusion bound or "
+                          "reduce the integers to it): none is a counterexample",
+                          examples=satisfying)
     if satisfying == 0:
-        return Presettled("vacuous", f"every point of {box} decided exactly",
-                          reason="the hypotheses never hold: no point of the range they bound "
-                                 f"({box}) satisfies them",
+        return Presettled("vacuous", f"every point of a finite integer cover decided exactly "
+                          f"({box})",
+                          reason="the hypotheses never hold: no point of the cover they reduce "
+                                 f"the integers to ({box}) satisfies them (bounded ranges; "
+                                 "residue classes, the atoms reading those variables only "
+                                 "through remainders)",
                           certificate={"version": 1, "kind": "no-solution", "range": box})
-    return Presettled("symbolic", f"every point of {box} decided exactly (the hypotheses bound "
-                      f"the integers to it): the conclusion holds at the {satisfying} that "
+    return Presettled("symbolic", f"every point of a finite integer cover decided exactly "
+                      f"({box}: the hypotheses bound the integers to it, or read them only "
+                      f"through remainders): the conclusion holds at the {satisfying} that "
                       "satisfy them", examples=satisfying)
 
 
