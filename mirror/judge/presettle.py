@@ -33,6 +33,7 @@ from sympy.logic.boolalg import BooleanAtom
 
 from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
 from mirror.judge.residues import Cover, Unevaluated, cover, points, truth
+from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate.values import Statement
 
@@ -115,12 +116,69 @@ def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     truncated = _truncated_sets(statement, seconds)
     if truncated is not None:
         return truncated
+    unfolded = unfold(statement, seconds)
+    if unfolded is not None:
+        settled = _settle_unfolded(statement, unfolded, seconds)
+        if settled is not None:
+            return settled
+    return _solve_or_enumerate(statement, seconds)
+
+
+def _solve_or_enumerate(statement: Statement, seconds: float) -> Presettled | None:
     solutions = solve_statement(statement, SolveBudget(seconds=seconds))
     if solutions is not None:
         decided = decide_solutions(statement, solutions)
         if decided is not None:
             return decided
     return enumerate_points(statement, seconds)
+
+
+def _settle_unfolded(original: Statement, unfolded: Unfolded,
+                     seconds: float) -> Presettled | None:
+    """The verdict on a statement whose recurrence sequences were computed exactly over
+    their free first values (:mod:`mirror.sample.recurrences`): the reduced statement is
+    solved, enumerated or, when closed, decided outright. A counterexample of the reduced
+    statement is reported with each sequence as its computed prefix."""
+    reduced = unfolded.statement
+    how = "unfolded the recurrence exactly (" + "; ".join(unfolded.described) + ")"
+    if not reduced.variables:
+        hyps = [_decide_at(h, {}) for _, h in reduced.hypotheses]
+        holds = _decide_at(reduced.conclusion, {})
+        if None in hyps or holds is None:
+            return None
+        if not all(hyps):
+            return Presettled("vacuous", how, reason="the hypotheses never hold: at the "
+                              "computed sequence one of them is false",
+                              certificate={"version": 1, "kind": "no-solution", "proof": how})
+        settled = Presettled("symbolic" if holds else "refuted", how, examples=1,
+                             point={}, counterexample={})
+    else:
+        settled = _solve_or_enumerate(reduced, seconds)
+        if settled is None:
+            return None
+        settled.method = how + "; " + settled.method
+    if settled.status == "refuted":
+        settled.counterexample = _sequence_point(original, unfolded, settled.point or {})
+        settled.point = None  # the reduced statement's point is not one of the original's
+        settled.reason = ("counterexample decided exactly: the sequences computed by their "
+                          "recurrences from the free values shown satisfy every hypothesis "
+                          "and the conclusion fails")
+    return settled
+
+
+def _sequence_point(original: Statement, unfolded: Unfolded, point: dict) -> dict[str, Any]:
+    """A reduced statement's counterexample as values of the original variables: scalars as
+    they are, each sequence as its exactly computed prefix."""
+    symbols = {v.name: v.symbol for v in unfolded.statement.variables}
+    at = {symbols[k]: sp.sympify(v) for k, v in point.items() if k in symbols}
+    out: dict[str, Any] = {}
+    for var in original.variables:
+        if var.name in point:
+            out[var.name] = _exact_value(sp.sympify(point[var.name]))
+        elif var.symbol in unfolded.prefixes:
+            out[var.name] = [_exact_value(sp.simplify(t.xreplace(at)))
+                             for t in unfolded.prefixes[var.symbol]]
+    return out
 
 
 def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
@@ -137,6 +195,11 @@ def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
     plain = cover(statement, hyps, read=[statement.conclusion])
     if plain is not None:
         return _decide_cover(statement, plain, hyps, deadline, region=False)
+    alone = cover(statement, hyps)  # the hypotheses alone: do they ever hold?
+    if alone is not None:
+        vacuous = _decide_cover(statement, alone, hyps, deadline, region=False, vacuity=True)
+        if vacuous is not None:
+            return vacuous
     region = cover(statement, hyps + [sp.Not(statement.conclusion)])
     if region is not None:
         return _decide_cover(statement, region, hyps, deadline, region=True)
@@ -153,7 +216,9 @@ def _decide_integer(prop: sp.Basic, point: dict) -> bool | None:
 
 
 def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: float,
-                  region: bool) -> Presettled | None:
+                  region: bool, vacuity: bool = False) -> Presettled | None:
+    """Decide every point of ``found`` (``vacuity``: only whether a point satisfies the
+    hypotheses; ``None`` when one does)."""
     names = {v.symbol: v.name for v in statement.variables}
     satisfying = 0
     for point in points(found, deadline):
@@ -166,7 +231,7 @@ def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: floa
                 break
         if False in decided:
             continue
-        if None in decided:
+        if None in decided or vacuity:
             return None
         holds = _decide_integer(statement.conclusion, point)
         if holds is None:
