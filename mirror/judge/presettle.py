@@ -33,6 +33,7 @@ from sympy.logic.boolalg import BooleanAtom
 
 from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
 from mirror.judge.residues import Cover, Unevaluated, cover, points, truth
+from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
 from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate.values import Statement
@@ -128,6 +129,12 @@ def _solve_or_enumerate(statement: Statement, seconds: float) -> Presettled | No
     solutions = solve_statement(statement, SolveBudget(seconds=seconds))
     if solutions is not None:
         decided = decide_solutions(statement, solutions)
+        if decided is not None:
+            return decided
+    exponential = solve_exponentials(statement)
+    if exponential is not None:
+        decided = decide_solutions(statement, exponential, how="solved the exponential "
+                                   "equations exactly through logarithms of primes")
         if decided is not None:
             return decided
     return enumerate_points(statement, seconds)
@@ -290,8 +297,12 @@ def _sign(d: sp.Basic) -> int | None:
         ball_ = enclose(d, {})
     except Undecidable:
         ball_ = None
+    if ball_ is None:
+        ball_ = log_ball(d)  # logarithms of rationals and powers of rational bases
     if ball_ is not None and (ball_ > 0 or ball_ < 0):
         return 1 if ball_ > 0 else -1
+    if log_zero(d):  # an identity in the logarithms of primes
+        return 0
     if d.is_algebraic:
         t = sp.Dummy("t")
         try:
@@ -395,10 +406,12 @@ def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
                              "hypotheses hold and the conclusion fails")
 
 
-def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled | None:
+def decide_solutions(statement: Statement, solutions: Solutions,
+                     how: str = "solved the hypotheses exactly (lex Gröbner basis; Lean's "
+                                "division split by cases)") -> Presettled | None:
     """The verdict the complete solution set of the equations gives, or ``None``."""
     if solutions.vacuous is not None:
-        return Presettled("vacuous", "solved the hypotheses exactly (no draw needed)",
+        return Presettled("vacuous", f"{how} (no draw needed)",
                           reason=f"the hypotheses never hold: {solutions.vacuous}",
                           certificate={"version": 1, "kind": "no-solution",
                                        "equations": solutions.equations,
@@ -422,8 +435,7 @@ def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled |
             return None
         if not holds and failing is None:
             failing = candidate
-    how = (f"solved the hypotheses exactly (lex Gröbner basis; Lean's division split by "
-           f"cases), no draw needed: solution(s) {shown}")
+    how = f"{how}, no draw needed: solution(s) {shown}"
     if failing is not None:
         return Presettled("refuted", how, examples=satisfying,
                           counterexample={k: _exact_value(v) for k, v in failing.items()},
