@@ -32,7 +32,7 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
 from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
-from mirror.judge.residues import Cover, Unevaluated, cover, points, truth
+from mirror.sample.residues import Cover, Unevaluated, cover, points, truth
 from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
 from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
@@ -190,7 +190,7 @@ def _sequence_point(original: Statement, unfolded: Unfolded, point: dict) -> dic
 
 def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
     """A statement over integer scalars decided at every point of a finite cover
-    (:mod:`mirror.judge.residues`), exactly: first of the hypotheses alone (``x < 100`` over
+    (:mod:`mirror.sample.residues`), exactly: first of the hypotheses alone (``x < 100`` over
     ℕ; ``n % 5 = 3``, every residue class modulo 5) — ``symbolic`` when the conclusion holds
     wherever the hypotheses do, ``refuted`` at the first point where it fails, ``vacuous``
     when no point satisfies the hypotheses; else of the search region ``hypotheses ∧
@@ -215,7 +215,7 @@ def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
 
 def _decide_integer(prop: sp.Basic, point: dict) -> bool | None:
     """``prop`` at an integer point: on Python integers where it is built of integer
-    arithmetic (:func:`mirror.judge.residues.truth`), else by :func:`_decide_at`."""
+    arithmetic (:func:`mirror.sample.residues.truth`), else by :func:`_decide_at`."""
     try:
         return truth(prop, {s: int(v) for s, v in point.items()})
     except Unevaluated:

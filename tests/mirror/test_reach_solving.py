@@ -1,5 +1,5 @@
 """Solving before sampling, round 20 (issue 21, item 1): modular hypotheses over an unbounded
-integer (:mod:`mirror.judge.residues`), exponential equations
+integer (:mod:`mirror.sample.residues`), exponential equations
 (:mod:`mirror.sample.exponentials`) and recurrences (:mod:`mirror.sample.recurrences`). Each
 construct has a miniF2F-shaped true statement, decided ``symbolic`` before any draw, and a
 false twin ``refuted`` (or ``vacuous`` where nothing satisfies the hypotheses); on the base
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from mirror.judge.residues import cover
+from mirror.sample.residues import cover
 from mirror.sample.exponentials import log_zero, solve_exponentials
 from mirror.sample.recurrences import unfold
 from mirror.translate.types import Ty
@@ -18,6 +18,8 @@ from mirror.translate.values import Statement, Variable
 from mirror.translate import vocabulary as V
 
 SOURCE = """
+theorem congruence_draws (n : ℕ) (h₀ : n % 50 = 37) : n ^ 2 + 3219 ≠ 125 * n := by sorry
+theorem congruence_draws_false (n : ℕ) (h₀ : n % 50 = 37) : n ^ 2 + 3219 ≠ 124 * n := by sorry
 theorem mod_linear (n : ℕ) (h₀ : n % 5 = 3) : 2 * n % 5 = 1 := by sorry
 theorem mod_linear_false (n : ℕ) (h₀ : n % 5 = 3) : 2 * n % 5 = 2 := by sorry
 theorem modeq_crt (n : ℕ) (h₀ : n ≡ 5 [MOD 7]) (h₁ : n % 3 = 2) : n % 21 = 5 := by sorry
@@ -50,6 +52,8 @@ EXPECTED = {
     "mod_linear": "symbolic", "mod_linear_false": "refuted",
     "modeq_crt": "symbolic", "modeq_crt_false": "refuted", "crt_vacuous": "vacuous",
     "dvd_sub": "symbolic", "dvd_sub_false": "refuted",
+    # not decided before the draws: n drawn among 37, 87, 137 … (n % 50 = 37)
+    "congruence_draws": "tested", "congruence_draws_false": "refuted",
     # the negated conclusion bounds where a counterexample can be
     "least_solution": "symbolic", "least_solution_false": "refuted",
     # b. exponential equations
@@ -82,6 +86,7 @@ def test_the_rows_say_how_they_were_solved(lean_verdicts):
     assert rows["seq_linear_false"].counterexample == {"s": [2, 2, 4, 6, 10, 16, 26, 42, 68, 110]}
     assert rows["mod_linear_false"].counterexample == {"n": 3}
     assert rows["crt_vacuous"].certificate["kind"] == "no-solution"
+    assert "n drawn among" in rows["congruence_draws"].method
 
 
 def _statement(variables, hypotheses, conclusion):

@@ -231,6 +231,45 @@ def truth(prop: sp.Basic, point: dict[sp.Symbol, int]) -> bool:
     raise Unevaluated(prop)
 
 
+#: How many solutions a congruence-constrained draw chooses among.
+DRAWN_SOLUTIONS = 32
+
+
+def congruence_solutions(statement: Statement, symbol: sp.Symbol, floor: int | None
+                         ) -> tuple[list[int], str] | None:
+    """The least solutions of the hypotheses that read only ``symbol``, and only through
+    remainders (``n % 5 = 3``, ``n ≡ 5 [MOD 7]``, ``5 ∣ n - 3`` over ℤ): ``5 k + 3`` for ``k``
+    from the type's floor (ℕ: ``3, 8, 13 …``; ℤ: around ``0``), with how they were got;
+    ``None`` when no such hypothesis narrows ``symbol``. Draws among them satisfy those
+    hypotheses by construction (every hypothesis is still evaluated on every draw)."""
+    atoms = [a for _, h in statement.hypotheses for a in sp.And.make_args(h)
+             if a.free_symbols == {symbol}]
+    kept, moduli = [], []
+    for atom in atoms:
+        found: list[int] = []
+        if _periodic(atom, symbol, found) and found:
+            kept.append(atom)
+            moduli += found
+    atoms = kept
+    if not atoms:
+        return None
+    modulus = math.lcm(*moduli)
+    if modulus > MAX_COVER:
+        return None
+    try:
+        residues = [r for r in range(modulus) if all(truth(a, {symbol: r}) for a in atoms)]
+    except Unevaluated:
+        return None
+    if not residues or len(residues) == modulus:
+        return None
+    start = floor if floor is not None else -(DRAWN_SOLUTIONS // 2 // len(residues) + 1) * modulus
+    first = start - start % modulus
+    values = [first + k * modulus + r for k in range(DRAWN_SOLUTIONS + 1) for r in residues]
+    values = [v for v in values if v >= start][:DRAWN_SOLUTIONS]
+    shown = ", ".join(map(str, residues[:6])) + (" …" if len(residues) > 6 else "")
+    return values, f"≡ {shown} (mod {modulus})"
+
+
 def points(found: Cover, deadline: float):
     """The points of a cover (``None`` once the deadline passed)."""
     for values in itertools.product(*found.ranges):
@@ -240,4 +279,4 @@ def points(found: Cover, deadline: float):
         yield {s: sp.Integer(x) for s, x in zip(found.symbols, values)}
 
 
-__all__ = ["Cover", "cover", "points"]
+__all__ = ["Cover", "Unevaluated", "congruence_solutions", "cover", "points", "truth"]
