@@ -95,6 +95,14 @@ def log_form(difference: sp.Basic, unknowns: set, logs: dict) -> sp.Basic | None
     return None
 
 
+def _rational_polynomial(expr: sp.Basic, unknowns: list[sp.Symbol]) -> bool:
+    try:
+        sp.Poly(expr, *unknowns, domain="QQ")
+    except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
+        return expr.is_Rational is True
+    return True
+
+
 def _polynomial_in(expr: sp.Basic, unknowns: list[sp.Symbol], degree: int) -> bool:
     try:
         return sp.Poly(expr, *unknowns).total_degree() <= degree
@@ -144,8 +152,12 @@ def solve_exponentials(statement: Statement) -> Solutions | None:
                 form = sp.expand(form)
                 for symbol in logs.values():
                     coefficient = form.coeff(symbol)
-                    if coefficient != 0:
-                        rational.append(coefficient)
+                    if coefficient == 0:
+                        continue
+                    if not (coefficient.free_symbols <= unknowns
+                            and _rational_polynomial(coefficient, present)):
+                        return None  # a coefficient that is not rational: no splitting
+                    rational.append(coefficient)
                 if sp.expand(form.xreplace({s: 0 for s in logs.values()})) != 0:
                     return None
             elif _polynomial_in(form, present, 1):
@@ -183,24 +195,13 @@ def solve_exponentials(statement: Statement) -> Solutions | None:
                      sorted(set(read)), free=free)
 
 
-def _arb_sign(poly_expr: sp.Basic, logs: dict) -> int | None:
-    """The sign of a polynomial in the prime logs at their true values, by Arb balls
-    (python-flint, 128 bits); ``None`` when the enclosure contains ``0``."""
-    import flint
-
-    flint.ctx.prec = 128
-    symbols = sorted(logs.items())
-    poly = sp.Poly(poly_expr, *[s for _, s in symbols]) if symbols else None
-    if poly is None:
-        value = flint.arb(str(sp.Rational(poly_expr).p)) / int(sp.Rational(poly_expr).q)
-    else:
-        values = [flint.arb(prime).log() for prime, _ in symbols]
-        value = flint.arb(0)
-        for monomial, coefficient in poly.terms():
-            term = flint.arb(int(coefficient.p)) / int(coefficient.q)
-            for v, e in zip(values, monomial):
-                term *= v ** e
-            value += term
+def _arb_sign(expr: sp.Basic, logs: dict) -> int | None:
+    """The sign of a closed expression over the prime-log symbols at their true values
+    (``L_p = log p``), by Arb balls (:func:`log_ball`); ``None`` when the enclosure contains
+    ``0`` or there is none."""
+    value = log_ball(expr.xreplace({s: sp.log(p) for p, s in logs.items()}))
+    if value is None:
+        return None
     if value > 0:
         return 1
     if value < 0:

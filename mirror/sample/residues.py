@@ -82,8 +82,9 @@ def _ring(expr: sp.Basic, symbol: sp.Symbol, moduli: list[int]) -> bool:
     dividing the lcm of ``moduli``): ring operations, numeral exponents, periodic parts."""
     if symbol not in expr.free_symbols or expr == symbol:
         return True
-    if isinstance(expr, (sp.Add, sp.Mul)):
-        return all(_ring(a, symbol, moduli) for a in expr.args)
+    if isinstance(expr, (sp.Add, sp.Mul)):  # integer numerals only: v / 2 is no ring term
+        return all(_ring(a, symbol, moduli) and (a.is_Integer or not a.is_number)
+                   for a in expr.args)
     if isinstance(expr, sp.Pow):
         exponent = expr.args[1]
         return bool(exponent.is_Integer and exponent >= 0) and _ring(expr.args[0], symbol, moduli)
