@@ -36,6 +36,7 @@ from mirror.sample.residues import Cover, Unevaluated, cover, points, truth
 from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
 from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
+from mirror.translate import vocabulary as V
 from mirror.translate.values import Statement
 
 
@@ -368,13 +369,17 @@ def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
     if not sets:
         return None
     deadline = time.monotonic() + seconds
-    shown = []
+    shown, complete = [], []
     for member in sets:
+        bound = _predicate_bound(member.predicate, member.index)
+        end = bound + 1 if bound is not None and bound < COMPLETE_RANGE else MEMBERSHIP_RANGE
         elements, limit = [], 0
-        for n in range(MEMBERSHIP_RANGE):
-            if time.monotonic() > deadline:
+        # a set the condition bounds is worth more time: computed completely, it decides
+        until = deadline + (2 * seconds if end != MEMBERSHIP_RANGE else 0)
+        for n in range(end):
+            if time.monotonic() > until:
                 break
-            value = _decide_at(member.predicate, {member.index: sp.Integer(n)})
+            value = _decide_integer(member.predicate, {member.index: sp.Integer(n)})
             if value is None:
                 break
             limit = n + 1
@@ -383,10 +388,85 @@ def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
         listed = ", ".join(map(str, elements[:12])) + (", …" if len(elements) > 12 else "")
         shown.append(f"{member.label} gives the set {{{listed}}} ({len(elements)} element(s)) "
                      f"on [0, {limit})")
+        if bound is not None and limit == bound + 1:
+            complete.append((member, elements))
+    if len(sets) == 1 and complete:
+        settled = _complete_set(statement, *complete[0], shown[0])
+        if settled is not None:
+            return settled
     return Presettled("inconclusive", "a set given by membership, computed exactly on a bounded "
                       "range (truncated)",
                       reason="; ".join(shown) + "; beyond that range the set is not known, so "
                       "no refutation (nor proof) rests on it: a truncated set decides nothing")
+
+
+#: How far a membership condition that bounds its index itself (``n < 1000``) is computed:
+#: then the set is known completely.
+COMPLETE_RANGE = 10000
+
+
+def _predicate_bound(predicate: sp.Basic, index: sp.Symbol) -> int | None:
+    """The largest ``n`` a membership condition allows, read from a conjunct ``n < c`` /
+    ``n ≤ c`` (``None``: no such conjunct)."""
+    best = None
+    for atom in sp.And.make_args(predicate):
+        if isinstance(atom, (sp.StrictLessThan, sp.LessThan)) and atom.lhs == index:
+            limit = atom.rhs
+        elif isinstance(atom, (sp.StrictGreaterThan, sp.GreaterThan)) and atom.rhs == index:
+            limit = atom.lhs
+        else:
+            continue
+        if not limit.is_Integer:
+            continue
+        value = int(limit) - int(isinstance(atom, (sp.StrictLessThan, sp.StrictGreaterThan)))
+        best = value if best is None else min(best, value)
+    return best
+
+
+def _complete_set(statement: Statement, member, elements: list[int],
+                  shown: str) -> Presettled | None:
+    """A statement about one finite set given by a membership condition that bounds its
+    index (``∀ x, x ∈ S ↔ 0 < x ∧ x < 1000 ∧ …``), the set computed completely: ``x ∈ S`` is
+    ``x < S_bound ∧ S x`` (the translator's finite set), so every sum over ``S`` —
+    ``∑ j < S_bound, if S j then f j else 0``, its card and sums — is ``Σ_{e ∈ E} f e``
+    whatever ``S_bound`` is (it exceeds every element, or the element would be missing).
+    Decided when the conclusion reads the set only so and nothing else is drawn."""
+    if len(statement.hypotheses) != 1 or len(statement.variables) != 2:
+        return None
+    drawn = {v.symbol for v in statement.variables}
+    reads = [a for a in statement.hypotheses[0][1].atoms(V.Index) if a.args[0] in drawn]
+    if not reads:
+        return None
+    array = reads[0].args[0]
+    (limit,) = drawn - {array}
+
+    def summed(node):
+        lam, lo, hi = node.args
+        if hi != limit or lo != 0 or not isinstance(lam, sp.Lambda):
+            return node
+        body, j = lam.expr, lam.variables[0]
+        if not (isinstance(body, V.LeanIte) and body.args[0] == V.Holds(V.Index(array, j))
+                and body.args[2] == 0):
+            return node
+        return sp.Add(*[body.args[1].xreplace({j: sp.Integer(e)}) for e in elements])
+
+    conclusion = statement.conclusion.replace(lambda e: isinstance(e, V.FinSum), summed)
+    if conclusion.free_symbols & drawn:
+        return None
+    holds = _decide_at(conclusion, {})
+    if holds is None:
+        return None
+    how = ("a set given by membership whose condition bounds its index, computed completely "
+           f"({shown}), and the conclusion's sums over it evaluated exactly")
+    if holds:
+        return Presettled("symbolic", how, examples=1)
+    size = max(elements) + 1 if elements else 0
+    names = {v.symbol: v.name for v in statement.variables}
+    return Presettled("refuted", how, examples=1,
+                      counterexample={names[limit]: size,
+                                      names[array]: [n in elements for n in range(size)]},
+                      reason="counterexample decided exactly: the set the hypothesis defines "
+                             "is computed completely and the conclusion fails on it")
 
 
 def _refuted_at(statement: Statement, point: dict) -> Presettled | None:

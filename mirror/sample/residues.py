@@ -200,6 +200,12 @@ def integer_value(expr: sp.Basic, point: dict[sp.Symbol, int]) -> int:
         if not 0 <= n <= 5000:
             raise Unevaluated(expr)
         return math.factorial(n)
+    if isinstance(expr, V.LeanIte):
+        cond, a, b = expr.args
+        return integer_value(a if truth(cond, point) else b, point)
+    if isinstance(expr, (V.FinSum, V.FinProd)):
+        terms = (integer_value(t, at) for t, at in _instances(expr, point))
+        return sum(terms) if isinstance(expr, V.FinSum) else math.prod(terms)
     exact = getattr(type(expr), "_exact", None)
     if exact is not None and len(expr.args) == 2 and isinstance(expr, sp.Function):
         a, b = (integer_value(x, point) for x in expr.args)
@@ -229,7 +235,30 @@ def truth(prop: sp.Basic, point: dict[sp.Symbol, int]) -> bool:
         return not truth(prop.args[0], point)
     if isinstance(prop, sp.Implies):
         return not truth(prop.args[0], point) or truth(prop.args[1], point)
+    if isinstance(prop, sp.Equivalent) and len(prop.args) == 2:
+        return truth(prop.args[0], point) == truth(prop.args[1], point)
+    if isinstance(prop, (V.FinAll, V.FinExists)):
+        found = (truth(t, at) for t, at in _instances(prop, point))
+        return all(found) if isinstance(prop, V.FinAll) else any(found)
     raise Unevaluated(prop)
+
+
+#: The most instances of a finite sum or quantifier :func:`truth` expands.
+MAX_INSTANCES = 100000
+
+
+def _instances(node: sp.Basic, point: dict[sp.Symbol, int]):
+    """The body of ``∑ / ∏ / ∀ / ∃ j ∈ [lo, hi)`` with the point extended by each ``j``
+    (the range read at ``point``; :class:`Unevaluated` for a body that is not a ``Lambda`` or a long range)."""
+    lam, lo, hi = node.args
+    if not isinstance(lam, sp.Lambda) or len(lam.variables) != 1:
+        raise Unevaluated(node)
+    lo, hi = integer_value(lo, point), integer_value(hi, point)
+    if hi - lo > MAX_INSTANCES:
+        raise Unevaluated(node)
+    j = lam.variables[0]
+    for value in range(lo, hi):
+        yield lam.expr, {**point, j: value}
 
 
 #: How many solutions a congruence-constrained draw chooses among.

@@ -18,6 +18,9 @@ from mirror.translate.values import Statement, Variable
 from mirror.translate import vocabulary as V
 
 SOURCE = """
+theorem set_card (S : Finset ℕ) (h₀ : ∀ n : ℕ, n ∈ S ↔ 0 < n ∧ n < 50 ∧ n % 7 = 3) : S.card = 7 := by sorry
+theorem set_card_false (S : Finset ℕ) (h₀ : ∀ n : ℕ, n ∈ S ↔ 0 < n ∧ n < 50 ∧ n % 7 = 3) : S.card = 8 := by sorry
+theorem set_sum (S : Finset ℕ) (h₀ : ∀ n : ℕ, n ∈ S ↔ 0 < n ∧ n ≤ 20 ∧ 20 % n = 0) : ∑ k ∈ S, k = 42 := by sorry
 theorem congruence_draws (n : ℕ) (h₀ : n % 50 = 37) : n ^ 2 + 3219 ≠ 125 * n := by sorry
 theorem congruence_draws_false (n : ℕ) (h₀ : n % 50 = 37) : n ^ 2 + 3219 ≠ 124 * n := by sorry
 theorem mod_linear (n : ℕ) (h₀ : n % 5 = 3) : 2 * n % 5 = 1 := by sorry
@@ -62,6 +65,8 @@ EXPECTED = {
     "exp_nat": "symbolic", "exp_nat_false": "refuted",
     "exp_two_sides": "symbolic", "exp_two_sides_false": "refuted",
     "exp_vacuous": "vacuous", "exp_nat_vacuous": "vacuous",
+    # a finite set whose membership condition bounds its index: computed completely
+    "set_card": "symbolic", "set_card_false": "refuted", "set_sum": "symbolic",
     # c. recurrences
     "fib_mod": "symbolic", "fib_mod_false": "refuted",
     "seq_linear": "symbolic", "seq_linear_false": "refuted",
