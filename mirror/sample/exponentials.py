@@ -35,6 +35,8 @@ _RATIONAL_KINDS = ("Nat", "Int", "Rat", "PNat")
 _KINDS = _RATIONAL_KINDS + ("Real", "NNReal")
 #: The most rounds of solve-and-substitute.
 MAX_ROUNDS = 6
+#: The most equations (and unknowns) read.
+MAX_EQUATIONS = 8
 
 
 def prime_log(q: sp.Rational, logs: dict[int, sp.Symbol]) -> sp.Basic:
@@ -124,6 +126,8 @@ def solve_exponentials(statement: Statement) -> Solutions | None:
                                                  for p in e.atoms(sp.Pow, LeanRpow))
                for e in equations):
         return None
+    if len(equations) > MAX_EQUATIONS or len(kinds) > MAX_EQUATIONS:
+        return None  # sympy's linear algebra over ℚ(L₂, …) is not bounded in time
     logs: dict[int, sp.Symbol] = {}
     known: dict[sp.Symbol, sp.Basic] = {}
     read: list[str] = []
