@@ -22,7 +22,6 @@ Two attempts, in this order, each within its own time bound:
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -32,9 +31,12 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
-from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, exact_bound,
-                                search)
+from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
+from mirror.sample.residues import Cover, Unevaluated, cover, points, truth
+from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
+from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
+from mirror.translate import vocabulary as V
 from mirror.translate.values import Statement
 
 
@@ -116,71 +118,157 @@ def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     truncated = _truncated_sets(statement, seconds)
     if truncated is not None:
         return truncated
+    unfolded = unfold(statement, seconds)
+    if unfolded is not None:
+        settled = _settle_unfolded(statement, unfolded, seconds)
+        if settled is not None:
+            return settled
+    return _solve_or_enumerate(statement, seconds)
+
+
+def _solve_or_enumerate(statement: Statement, seconds: float) -> Presettled | None:
     solutions = solve_statement(statement, SolveBudget(seconds=seconds))
     if solutions is not None:
         decided = decide_solutions(statement, solutions)
         if decided is not None:
             return decided
+    exponential = solve_exponentials(statement)
+    if exponential is not None:
+        decided = decide_solutions(statement, exponential, how="solved the exponential "
+                                   "equations exactly through logarithms of primes")
+        if decided is not None:
+            return decided
     return enumerate_points(statement, seconds)
 
 
-#: Integer kinds a finite range is enumerated over, with their least value.
-_ENUMERATED = {"Nat": 0, "PNat": 1, "Int": None}
-#: The most points :func:`enumerate_points` decides.
-MAX_POINTS = 3000
+def _settle_unfolded(original: Statement, unfolded: Unfolded,
+                     seconds: float) -> Presettled | None:
+    """The verdict on a statement whose recurrence sequences were computed exactly over
+    their free first values (:mod:`mirror.sample.recurrences`): the reduced statement is
+    solved, enumerated or, when closed, decided outright. A counterexample of the reduced
+    statement is reported with each sequence as its computed prefix."""
+    reduced = unfolded.statement
+    how = "unfolded the recurrence exactly (" + "; ".join(unfolded.described) + ")"
+    if not reduced.variables:
+        hyps = [_decide_at(h, {}) for _, h in reduced.hypotheses]
+        holds = _decide_at(reduced.conclusion, {})
+        if None in hyps or holds is None:
+            return None
+        if not all(hyps):
+            return Presettled("vacuous", how, reason="the hypotheses never hold: at the "
+                              "computed sequence one of them is false",
+                              certificate={"version": 1, "kind": "no-solution", "proof": how})
+        settled = Presettled("symbolic" if holds else "refuted", how, examples=1,
+                             point={}, counterexample={})
+    else:
+        settled = _solve_or_enumerate(reduced, seconds)
+        if settled is None:
+            return None
+        settled.method = how + "; " + settled.method
+    if settled.status == "refuted":
+        settled.counterexample = _sequence_point(original, unfolded, settled.point or {})
+        settled.point = None  # the reduced statement's point is not one of the original's
+        settled.reason = ("counterexample decided exactly: the sequences computed by their "
+                          "recurrences from the free values shown satisfy every hypothesis "
+                          "and the conclusion fails")
+    return settled
+
+
+def _sequence_point(original: Statement, unfolded: Unfolded, point: dict) -> dict[str, Any]:
+    """A reduced statement's counterexample as values of the original variables: scalars as
+    they are, each sequence as its exactly computed prefix."""
+    symbols = {v.name: v.symbol for v in unfolded.statement.variables}
+    at = {symbols[k]: sp.sympify(v) for k, v in point.items() if k in symbols}
+    out: dict[str, Any] = {}
+    for var in original.variables:
+        if var.name in point:
+            out[var.name] = _exact_value(sp.sympify(point[var.name]))
+        elif var.symbol in unfolded.prefixes:
+            out[var.name] = [_exact_value(sp.simplify(t.xreplace(at)))
+                             for t in unfolded.prefixes[var.symbol]]
+    return out
 
 
 def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
-    """A statement over integer scalars that its hypotheses bound to a small box (``x < 100``
-    over ℕ) is decided at every point of the box, exactly: ``symbolic`` when the conclusion
-    holds wherever the hypotheses do, ``refuted`` at the first point where it fails,
-    ``vacuous`` when no point satisfies the hypotheses. ``None`` when the box is unbounded,
-    too large, or a point is not decided within the time."""
-    variables = statement.variables
-    if not variables or any(v.ty.is_array or v.ty.kind not in _ENUMERATED for v in variables):
-        return None
+    """A statement over integer scalars decided at every point of a finite cover
+    (:mod:`mirror.sample.residues`), exactly: first of the hypotheses alone (``x < 100`` over
+    ℕ; ``n % 5 = 3``, every residue class modulo 5) — ``symbolic`` when the conclusion holds
+    wherever the hypotheses do, ``refuted`` at the first point where it fails, ``vacuous``
+    when no point satisfies the hypotheses; else of the search region ``hypotheses ∧
+    ¬conclusion`` (``⊢ 17 ≤ n`` bounds a counterexample by ``n < 17``): ``refuted`` at a
+    point of it, ``symbolic`` when none lies there. ``None`` when there is no finite cover,
+    or a point is not decided within the time."""
     hyps = [h for _, h in statement.hypotheses]
-    ranges = []
-    for v in variables:
-        lo, hi = exact_bound(hyps, v.symbol, upper=False), exact_bound(hyps, v.symbol, upper=True)
-        floor = _ENUMERATED[v.ty.kind]
-        if floor is not None:
-            lo = floor if lo is None else max(lo, floor)
-        if lo is None or hi is None:
-            return None
-        ranges.append(range(math.ceil(lo), math.floor(hi) + 1))
-    if math.prod(len(r) for r in ranges) > MAX_POINTS:
-        return None
     deadline = time.monotonic() + seconds
+    plain = cover(statement, hyps, read=[statement.conclusion])
+    if plain is not None:
+        return _decide_cover(statement, plain, hyps, deadline, region=False)
+    alone = cover(statement, hyps)  # the hypotheses alone: do they ever hold?
+    if alone is not None:
+        vacuous = _decide_cover(statement, alone, hyps, deadline, region=False, vacuity=True)
+        if vacuous is not None:
+            return vacuous
+    region = cover(statement, hyps + [sp.Not(statement.conclusion)])
+    if region is not None:
+        return _decide_cover(statement, region, hyps, deadline, region=True)
+    return None
+
+
+def _decide_integer(prop: sp.Basic, point: dict) -> bool | None:
+    """``prop`` at an integer point: on Python integers where it is built of integer
+    arithmetic (:func:`mirror.sample.residues.truth`), else by :func:`_decide_at`."""
+    try:
+        return truth(prop, {s: int(v) for s, v in point.items()})
+    except Unevaluated:
+        return _decide_at(prop, point)
+
+
+def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: float,
+                  region: bool, vacuity: bool = False) -> Presettled | None:
+    """Decide every point of ``found`` (``vacuity``: only whether a point satisfies the
+    hypotheses; ``None`` when one does)."""
+    names = {v.symbol: v.name for v in statement.variables}
     satisfying = 0
-    for values in itertools.product(*ranges):
-        if time.monotonic() > deadline:
+    for point in points(found, deadline):
+        if point is None:
             return None
-        point = {v.symbol: sp.Integer(x) for v, x in zip(variables, values)}
-        decided = [_decide_at(h, point) for h in hyps]
-        if None in decided:
-            return None
-        if not all(decided):
+        decided = []
+        for h in hyps:  # the first false hypothesis settles the point
+            decided.append(_decide_integer(h, point))
+            if decided[-1] is False:
+                break
+        if False in decided:
             continue
-        satisfying += 1
-        holds = _decide_at(statement.conclusion, point)
+        if None in decided or vacuity:
+            return None
+        holds = _decide_integer(statement.conclusion, point)
         if holds is None:
             return None
+        satisfying += 1
         if not holds:
-            return Presettled("refuted", "every point of the bounded integer range decided "
-                              "exactly", examples=satisfying,
-                              counterexample={v.name: x for v, x in zip(variables, values)},
-                              point={v.name: x for v, x in zip(variables, values)},
+            values = {names[k]: int(v) for k, v in point.items()}
+            return Presettled("refuted", "every point of a finite integer cover decided "
+                              f"exactly ({'; '.join(found.described)})", examples=satisfying,
+                              counterexample=values, point=values,
                               reason="counterexample decided by exact integer arithmetic: the "
                                      "hypotheses hold and the conclusion fails")
-    box = " × ".join(f"[{r.start}, {r.stop - 1}]" for r in ranges)
+    box = "; ".join(found.described)
+    if region:
+        return Presettled("symbolic", f"every point where the conclusion could fail decided "
+                          f"exactly ({box}: the hypotheses and the negated conclusion bound or "
+                          "reduce the integers to it): none is a counterexample",
+                          examples=satisfying)
     if satisfying == 0:
-        return Presettled("vacuous", f"every point of {box} decided exactly",
-                          reason="the hypotheses never hold: no point of the range they bound "
-                                 f"({box}) satisfies them",
+        return Presettled("vacuous", f"every point of a finite integer cover decided exactly "
+                          f"({box})",
+                          reason="the hypotheses never hold: no point of the cover they reduce "
+                                 f"the integers to ({box}) satisfies them (bounded ranges; "
+                                 "residue classes, the atoms reading those variables only "
+                                 "through remainders)",
                           certificate={"version": 1, "kind": "no-solution", "range": box})
-    return Presettled("symbolic", f"every point of {box} decided exactly (the hypotheses bound "
-                      f"the integers to it): the conclusion holds at the {satisfying} that "
+    return Presettled("symbolic", f"every point of a finite integer cover decided exactly "
+                      f"({box}: the hypotheses bound the integers to it, or read them only "
+                      f"through remainders): the conclusion holds at the {satisfying} that "
                       "satisfy them", examples=satisfying)
 
 
@@ -210,8 +298,12 @@ def _sign(d: sp.Basic) -> int | None:
         ball_ = enclose(d, {})
     except Undecidable:
         ball_ = None
+    if ball_ is None:
+        ball_ = log_ball(d)  # logarithms of rationals and powers of rational bases
     if ball_ is not None and (ball_ > 0 or ball_ < 0):
         return 1 if ball_ > 0 else -1
+    if log_zero(d):  # an identity in the logarithms of primes
+        return 0
     if d.is_algebraic:
         t = sp.Dummy("t")
         try:
@@ -277,13 +369,17 @@ def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
     if not sets:
         return None
     deadline = time.monotonic() + seconds
-    shown = []
+    shown, complete = [], []
     for member in sets:
+        bound = _predicate_bound(member.predicate, member.index)
+        end = bound + 1 if bound is not None and bound < COMPLETE_RANGE else MEMBERSHIP_RANGE
         elements, limit = [], 0
-        for n in range(MEMBERSHIP_RANGE):
-            if time.monotonic() > deadline:
+        # a set the condition bounds is worth more time: computed completely, it decides
+        until = deadline + (2 * seconds if end != MEMBERSHIP_RANGE else 0)
+        for n in range(end):
+            if time.monotonic() > until:
                 break
-            value = _decide_at(member.predicate, {member.index: sp.Integer(n)})
+            value = _decide_integer(member.predicate, {member.index: sp.Integer(n)})
             if value is None:
                 break
             limit = n + 1
@@ -292,10 +388,85 @@ def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
         listed = ", ".join(map(str, elements[:12])) + (", …" if len(elements) > 12 else "")
         shown.append(f"{member.label} gives the set {{{listed}}} ({len(elements)} element(s)) "
                      f"on [0, {limit})")
+        if bound is not None and limit == bound + 1:
+            complete.append((member, elements))
+    if len(sets) == 1 and complete:
+        settled = _complete_set(statement, *complete[0], shown[0])
+        if settled is not None:
+            return settled
     return Presettled("inconclusive", "a set given by membership, computed exactly on a bounded "
                       "range (truncated)",
                       reason="; ".join(shown) + "; beyond that range the set is not known, so "
                       "no refutation (nor proof) rests on it: a truncated set decides nothing")
+
+
+#: How far a membership condition that bounds its index itself (``n < 1000``) is computed:
+#: then the set is known completely.
+COMPLETE_RANGE = 10000
+
+
+def _predicate_bound(predicate: sp.Basic, index: sp.Symbol) -> int | None:
+    """The largest ``n`` a membership condition allows, read from a conjunct ``n < c`` /
+    ``n ≤ c`` (``None``: no such conjunct)."""
+    best = None
+    for atom in sp.And.make_args(predicate):
+        if isinstance(atom, (sp.StrictLessThan, sp.LessThan)) and atom.lhs == index:
+            limit = atom.rhs
+        elif isinstance(atom, (sp.StrictGreaterThan, sp.GreaterThan)) and atom.rhs == index:
+            limit = atom.lhs
+        else:
+            continue
+        if not limit.is_Integer:
+            continue
+        value = int(limit) - int(isinstance(atom, (sp.StrictLessThan, sp.StrictGreaterThan)))
+        best = value if best is None else min(best, value)
+    return best
+
+
+def _complete_set(statement: Statement, member, elements: list[int],
+                  shown: str) -> Presettled | None:
+    """A statement about one finite set given by a membership condition that bounds its
+    index (``∀ x, x ∈ S ↔ 0 < x ∧ x < 1000 ∧ …``), the set computed completely: ``x ∈ S`` is
+    ``x < S_bound ∧ S x`` (the translator's finite set), so every sum over ``S`` —
+    ``∑ j < S_bound, if S j then f j else 0``, its card and sums — is ``Σ_{e ∈ E} f e``
+    whatever ``S_bound`` is (it exceeds every element, or the element would be missing).
+    Decided when the conclusion reads the set only so and nothing else is drawn."""
+    if len(statement.hypotheses) != 1 or len(statement.variables) != 2:
+        return None
+    drawn = {v.symbol for v in statement.variables}
+    reads = [a for a in statement.hypotheses[0][1].atoms(V.Index) if a.args[0] in drawn]
+    if not reads:
+        return None
+    array = reads[0].args[0]
+    (limit,) = drawn - {array}
+
+    def summed(node):
+        lam, lo, hi = node.args
+        if hi != limit or lo != 0 or not isinstance(lam, sp.Lambda):
+            return node
+        body, j = lam.expr, lam.variables[0]
+        if not (isinstance(body, V.LeanIte) and body.args[0] == V.Holds(V.Index(array, j))
+                and body.args[2] == 0):
+            return node
+        return sp.Add(*[body.args[1].xreplace({j: sp.Integer(e)}) for e in elements])
+
+    conclusion = statement.conclusion.replace(lambda e: isinstance(e, V.FinSum), summed)
+    if conclusion.free_symbols & drawn:
+        return None
+    holds = _decide_at(conclusion, {})
+    if holds is None:
+        return None
+    how = ("a set given by membership whose condition bounds its index, computed completely "
+           f"({shown}), and the conclusion's sums over it evaluated exactly")
+    if holds:
+        return Presettled("symbolic", how, examples=1)
+    size = max(elements) + 1 if elements else 0
+    names = {v.symbol: v.name for v in statement.variables}
+    return Presettled("refuted", how, examples=1,
+                      counterexample={names[limit]: size,
+                                      names[array]: [n in elements for n in range(size)]},
+                      reason="counterexample decided exactly: the set the hypothesis defines "
+                             "is computed completely and the conclusion fails on it")
 
 
 def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
@@ -315,10 +486,12 @@ def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
                              "hypotheses hold and the conclusion fails")
 
 
-def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled | None:
+def decide_solutions(statement: Statement, solutions: Solutions,
+                     how: str = "solved the hypotheses exactly (lex Gröbner basis; Lean's "
+                                "division split by cases)") -> Presettled | None:
     """The verdict the complete solution set of the equations gives, or ``None``."""
     if solutions.vacuous is not None:
-        return Presettled("vacuous", "solved the hypotheses exactly (no draw needed)",
+        return Presettled("vacuous", f"{how} (no draw needed)",
                           reason=f"the hypotheses never hold: {solutions.vacuous}",
                           certificate={"version": 1, "kind": "no-solution",
                                        "equations": solutions.equations,
@@ -342,8 +515,7 @@ def decide_solutions(statement: Statement, solutions: Solutions) -> Presettled |
             return None
         if not holds and failing is None:
             failing = candidate
-    how = (f"solved the hypotheses exactly (lex Gröbner basis; Lean's division split by "
-           f"cases), no draw needed: solution(s) {shown}")
+    how = f"{how}, no draw needed: solution(s) {shown}"
     if failing is not None:
         return Presettled("refuted", how, examples=satisfying,
                           counterexample={k: _exact_value(v) for k, v in failing.items()},

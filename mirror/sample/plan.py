@@ -26,6 +26,7 @@ import sympy as sp
 from mirror.translate.codegen import parameter_names
 from mirror.sample.constraints import Constraints, expr_tree, integral_tree, tree_vars
 from mirror.sample.ranges import INTEGER_KINDS as _INTEGER_KINDS
+from mirror.sample.residues import congruence_solutions
 from mirror.sample.solve import linear_parametrization, solve_statement
 from mirror.translate.translation import Statement
 from mirror.translate.types import Ty
@@ -153,6 +154,7 @@ def plan_statement(statement: Statement, settings: PlanSettings = PlanSettings()
             constructive.append(label)
     _propagate(entries, order)
     solved = _solved_choices(statement, entries, order)
+    solved += _congruence_choices(statement, entries)
     return {
         "version": 1,
         "settings": {
@@ -227,6 +229,30 @@ def _solved_choices(statement: Statement, entries: dict, order: list[str]) -> li
             continue
         entry["choices"] = sorted(values)
         drawn.append(name)
+    return drawn
+
+
+def _congruence_choices(statement: Statement, entries: dict) -> list[str]:
+    """Integer variables that hypotheses of their own constrain through remainders only
+    (``n % 5 = 3``) are drawn among the least solutions (``3, 8, 13 …``:
+    :func:`mirror.sample.residues.congruence_solutions`) instead of being rejected four times
+    in five. Returns the variables so drawn."""
+    drawn = []
+    for var in statement.variables:
+        entry = entries.get(var.name)
+        if var.ty.is_array or entry is None or entry.get("kind") not in ("nat", "int") \
+                or {"value", "copy", "choices"} & set(entry):
+            continue
+        floor = 0 if var.ty.kind == "Nat" else 1 if var.ty.kind == "PNat" else None
+        for lo in entry["lo"]:  # a constant lower bound: the least solutions above it
+            if isinstance(lo.get("const"), int) and "var" not in lo:
+                bound = lo["const"] + int(lo["strict"])
+                floor = bound if floor is None else max(floor, bound)
+        found = congruence_solutions(statement, var.symbol, floor)
+        if found is not None:
+            entry["choices"] = found[0]
+            entry["congruence"] = found[1]
+            drawn.append(var.name)
     return drawn
 
 

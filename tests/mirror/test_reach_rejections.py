@@ -7,7 +7,8 @@ SOURCE = """
 theorem by_sine (x y : ℝ) (h₀ : x + y = 10) (h₁ : 0 < x + 1000) (h₂ : Real.sin x = 1 / 2) :
     x < 100 := by sorry
 
-theorem by_remainder (n : ℕ) (h : n % 7 = 5) (h' : n < 1000000) : n % 7 ≤ 5 := by sorry
+theorem by_remainder (m n : ℕ) (h : (m + n) % 7 = 5) (h' : m < 1000000) :
+    (m + n) % 7 ≤ 5 := by sorry
 """
 
 
@@ -22,6 +23,8 @@ def test_the_rejecting_hypothesis_is_named_with_its_count(lean_verdicts):
 
 
 def test_a_partly_rejecting_hypothesis_is_counted(lean_verdicts):
+    # (a remainder of two variables: one variable's own congruence, `n % 7 = 5`, is drawn
+    # among its solutions since round 20 and rejects nothing)
     row = lean_verdicts(SOURCE)["by_remainder"]
     text = row.method.split("rejected draws: ")[1]
     count = int(text.split("h rejects ")[1].split(",")[0].split(";")[0])

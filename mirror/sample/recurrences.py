@@ -1,0 +1,252 @@
+"""Sequences given by a recurrence, computed exactly instead of drawn and rejected.
+
+A hypothesis ``∀ n, s (n + 2) = f (s (n + 1)) (s n)`` (or ``∀ n ≥ c, …``, or
+``s (n + 2) - s (n + 1) = s (n + 1) - s n`` over a field, or ``1 < n → t n = t (n - 1) +
+t (n - 2)``) determines ``s`` from its first values: every ``s i`` past them is ``f`` of the
+earlier ones. When the rest of the statement reads ``s`` only at numeral indices (``s 9 =
+110``, ``∑ k ∈ range 98, u (k + 1) = 137``, already expanded by the translator), the statement
+is equivalent to one over the free first values, as scalars ``s₀, s₁ …`` of ``s``'s codomain:
+each ``s i`` becomes the exact expression the recurrence gives in them, and the recurrence
+hypothesis, which every sequence so defined satisfies for *all* ``n`` (not only on the
+sampled prefix), is dropped. The reduced statement is what :mod:`mirror.sample.solve`
+solves (``s 9 = 110 ∧ s 7 = 42`` is a linear system in ``s₀, s₁``); what the hypotheses do
+not determine stays a free scalar (drawn, or left to the draws of the original statement).
+
+Only what is exact is done: a top term solved with a numeral coefficient (over ℕ and ℤ only
+a bare ``s (n + k) = e``), indices ``n ± j`` with the guard covering every subtraction,
+expressions bounded in size, indices bounded by :data:`MAX_INDEX`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+import sympy as sp
+
+from mirror.translate import vocabulary as V
+from mirror.translate.types import Ty
+from mirror.translate.values import NAT_DOMAIN, Statement, Variable, assumptions
+
+#: The largest index a sequence is computed to.
+MAX_INDEX = 3000
+#: The largest expression (in operations) a computed term may be.
+MAX_OPS = 400
+_KINDS = ("Real", "Rat", "Int", "Nat")
+
+
+@dataclass
+class Recurrence:
+    """``s (n + top) = step`` for every ``n ≥ guard`` (``step`` over ``index`` and
+    ``Index(s, index + j)``, ``j < top``), read from hypothesis ``label``."""
+
+    label: str
+    array: sp.Symbol
+    index: sp.Symbol
+    top: int
+    guard: int
+    step: sp.Basic
+
+
+@dataclass
+class Unfolded:
+    """The statement over the free first values, and what was done."""
+
+    statement: Statement
+    #: ``"s on [0, 100] from s₀, s₁ (h₀)"`` per sequence.
+    described: list[str]
+    #: Per sequence, its terms ``s 0 … s N`` over the free values.
+    prefixes: dict[sp.Symbol, list[sp.Basic]]
+
+
+def _offset(arg: sp.Basic, n: sp.Symbol) -> int | None:
+    """An index ``n + j`` (or ``NatSub(n, j)``, read as ``n - j``) as ``j``."""
+    if isinstance(arg, V.NatSub) and arg.args[0] == n and arg.args[1].is_Integer:
+        return -int(arg.args[1])
+    shift = arg - n
+    if shift.is_Integer:
+        return int(shift)
+    return None
+
+
+def _guard(premise: sp.Basic, n: sp.Symbol) -> int | None:
+    """``c ≤ n`` / ``c < n`` (either way round) as the least ``n`` it allows."""
+    if isinstance(premise, (sp.GreaterThan, sp.StrictGreaterThan)):
+        small, big = premise.rhs, premise.lhs
+    elif isinstance(premise, (sp.LessThan, sp.StrictLessThan)):
+        small, big = premise.lhs, premise.rhs
+    else:
+        return None
+    if big != n or not small.is_Integer:
+        return None
+    return int(small) + int(isinstance(premise, (sp.StrictLessThan, sp.StrictGreaterThan)))
+
+
+def _read(label: str, atom: sp.Basic, arrays: dict[sp.Symbol, str]) -> Recurrence | None:
+    if not (isinstance(atom, V.FinAll) and atom.args[2] == NAT_DOMAIN and atom.args[1] == 0
+            and isinstance(atom.args[0], sp.Lambda)):
+        return None
+    lam = atom.args[0]
+    n, body = lam.variables[0], lam.expr
+    guard = 0
+    if isinstance(body, sp.Implies):
+        guard = _guard(body.args[0], n)
+        if guard is None:
+            return None
+        body = body.args[1]
+    if not isinstance(body, sp.Eq):
+        return None
+    reads = [i for i in body.atoms(V.Index)]
+    targets = {i.args[0] for i in reads}
+    if len(targets) != 1 or len(reads[0].args) != 2:
+        return None
+    (array,) = targets
+    if array not in arrays:
+        return None
+    offsets = {}
+    for read in reads:
+        j = _offset(read.args[1], n)
+        if j is None or len(read.args) != 2:
+            return None
+        offsets[read] = j
+    top = max(offsets.values())
+    if any(guard + j < 0 for j in offsets.values()):
+        return None  # a truncated n - j would read index 0 twice
+    (top_read,) = [r for r, j in offsets.items() if j == top]
+    kind = arrays[array]
+    if kind in ("Int", "Nat"):  # only a bare s (n + k) = e: no division, no cancellation
+        side = [other for this, other in (body.args, body.args[::-1]) if this == top_read]
+        if not side or top_read in side[0].atoms(V.Index):
+            return None
+        step = side[0]
+    else:
+        difference = body.lhs - body.rhs
+        x = sp.Dummy("top")
+        linear = difference.xreplace({top_read: x})
+        coefficient = sp.diff(linear, x)
+        if not coefficient.is_Rational or coefficient == 0 or x in (linear - coefficient * x
+                                                                  ).free_symbols:
+            return None
+        step = sp.expand(-(linear - coefficient * x) / coefficient)
+    # the step in terms of the index of the term it defines: s m = step(m - top)
+    m = sp.Dummy("m", integer=True, nonnegative=True)
+    step = step.xreplace({n: m - top})
+    return Recurrence(label, array, m, top, guard + top, step)
+
+
+def recurrences(statement: Statement) -> list[Recurrence]:
+    """The recurrence hypotheses of ``statement`` over its ``ℕ → K`` sequences."""
+    arrays = {v.symbol: v.ty.codomain().kind for v in statement.variables
+              if v.ty.kind == "Fun" and len(v.ty.domains()) == 1
+              and v.ty.domains()[0].kind == "Nat" and v.ty.codomain().kind in _KINDS}
+    found = []
+    for label, hyp in statement.hypotheses:
+        for atom in sp.And.make_args(hyp):
+            rec = _read(label, atom, arrays)
+            if rec is not None:
+                found.append(rec)
+    return found
+
+
+#: The most terms computed by sympy substitution (a step that is not a polynomial).
+MAX_GENERIC = 400
+
+
+def _terms(rec: Recurrence, lags: dict, free: list[sp.Symbol], last: int,
+           deadline: float) -> list[sp.Basic] | None:
+    """``s 0 … s last``: the free first values, then each term by the step — in a polynomial
+    ring over ℚ when the step is a polynomial in the earlier terms and the index (fast, exact),
+    else by sympy substitution (at most :data:`MAX_GENERIC` terms)."""
+    reads = list(lags)
+    try:
+        poly = sp.Poly(rec.step, *reads, rec.index, domain="QQ")
+    except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
+        poly = None
+    if poly is not None and free:
+        ring, *gens = sp.ring([f.name for f in free], sp.QQ)
+        values = list(gens)
+        for i in range(len(free), last + 1):
+            if time.monotonic() > deadline:
+                return None
+            value = ring.zero
+            for monomial, coefficient in poly.terms():
+                term = ring(coefficient * sp.Integer(i) ** monomial[-1])
+                for read, power in zip(reads, monomial[:-1]):
+                    if power:
+                        term *= values[i + lags[read]] ** power
+                value += term
+            if len(value.terms()) > MAX_OPS:
+                return None
+            values.append(value)
+        return [v.as_expr(*free) if v != 0 else sp.Integer(0) for v in values]
+    if last + 1 - len(free) > MAX_GENERIC:
+        return None
+    terms: list[sp.Basic] = list(free)
+    for i in range(len(free), last + 1):
+        if time.monotonic() > deadline:
+            return None
+        earlier = {read: terms[i + j] for read, j in lags.items()}
+        value = sp.expand(rec.step.xreplace(earlier).xreplace({rec.index: sp.Integer(i)}))
+        if sp.count_ops(value) > MAX_OPS:
+            return None
+        terms.append(value)
+    return terms
+
+
+def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
+    """``statement`` with its recurrence sequences replaced by their exact terms over free
+    first values, or ``None`` (no recurrence, a sequence read at a non-numeral index or by
+    two recurrences, a term too large, past the time)."""
+    found = recurrences(statement)
+    by_array: dict[sp.Symbol, Recurrence] = {}
+    for rec in found:
+        if rec.array in by_array:
+            return None
+        by_array[rec.array] = rec
+    if not by_array:
+        return None
+    deadline = time.monotonic() + seconds
+    dropped = {(rec.label, rec.array) for rec in found}
+    variables = {v.symbol: v for v in statement.variables}
+    hypotheses = []
+    for label, hyp in statement.hypotheses:
+        kept = [a for a in sp.And.make_args(hyp)
+                if not any(_read(label, a, {r.array: variables[r.array].ty.codomain().kind})
+                           for r in found if (label, r.array) in dropped)]
+        hypotheses.append((label, sp.And(*kept)))
+    parts = [h for _, h in hypotheses] + [statement.conclusion]
+    new_vars = [v for v in statement.variables if v.symbol not in by_array]
+    substitution: dict[sp.Basic, sp.Basic] = {}
+    described = []
+    prefixes = {}
+    for array, rec in by_array.items():
+        reads = set().union(*(p.atoms(V.Index) for p in parts))
+        reads = {r for r in reads if r.args[0] == array}
+        if any(len(r.args) != 2 or not r.args[1].is_Integer for r in reads):
+            return None  # read at a variable index: not a finite set of terms
+        if any(array in p.xreplace({r: sp.Integer(0) for r in reads}).free_symbols
+               for p in parts):
+            return None  # the sequence itself is used (a bound call, a sum over a range)
+        last = max([int(r.args[1]) for r in reads] + [rec.guard - 1])
+        if last > MAX_INDEX:
+            return None
+        var = variables[array]
+        kind = var.ty.codomain()
+        lags = {read: _offset(read.args[1], rec.index) for read in rec.step.atoms(V.Index)}
+        free = [sp.Symbol(f"{var.name}_{i}", **assumptions(kind)) for i in range(rec.guard)]
+        new_vars += [Variable(f.name, Ty(kind.kind), f) for f in free]
+        terms = _terms(rec, lags, free, last, deadline)
+        if terms is None:
+            return None
+        prefixes[array] = terms
+        for r in reads:
+            substitution[r] = terms[int(r.args[1])]
+        described.append(f"{var.name} on [0, {last}] computed by {rec.label} from "
+                         f"{', '.join(f.name for f in free) or 'no free value'}")
+    hypotheses = [(label, h.xreplace(substitution)) for label, h in hypotheses]
+    reduced = replace(statement, variables=new_vars, hypotheses=hypotheses,
+                      conclusion=statement.conclusion.xreplace(substitution), definitions=[])
+    return Unfolded(reduced, described, prefixes)
+
+
+__all__ = ["MAX_INDEX", "Recurrence", "Unfolded", "recurrences", "unfold"]
