@@ -210,3 +210,13 @@ def test_rows_and_findings_are_on_disk_as_each_statement_finishes(coverage_tool,
     found = [json.loads(line) for line in findings.read_text().splitlines()]
     assert [(f["name"], f["pass"]) for f in found] == [("A.bad", "ordinary"), ("A.ok", "extreme")]
     assert "| fixtures/mathlib | 2 |" in out.read_text() and "Extreme-magnitude pass" in out.read_text()
+
+
+def test_a_sink_without_files_writes_nothing_and_one_with_files_counts_its_rows(tmp_path):
+    from tools.coverage_rows import Sink
+
+    assert Sink(None, None).close() == []
+    sink = Sink(tmp_path / "rows.jsonl", None)
+    sink.for_pass("demo", "extreme")(StatementResult("A.x", "A", "theorem", "unchecked", "tested"))
+    sink.for_pass("demo", "extreme")(StatementResult("A.d", "A", "definition", "unchecked", "tested"))
+    assert sink.close() == [("rows", tmp_path / "rows.jsonl", 1)]
