@@ -34,7 +34,9 @@ before a round are reported apart, as that round's *first look*: what a new user
 With ``--benchmark`` only the projects named on the command line are measured (a public
 benchmark such as miniF2F, or ``tests/fixtures/competition`` for Compfiles), and the page also
 breaks down the inconclusive rows by reason; ``--rows FILE`` writes every theorem row (status,
-reason, method, rejected draws) as JSON lines, for diffing two runs.
+reason, method, rejected draws, and which pass: ``ordinary`` or ``extreme``) as JSON lines, for
+diffing two runs. ``--rows`` and ``--findings`` are written as each statement finishes and the
+page after each project, so a run killed half-way keeps what it measured.
 
 In a project whose theorems are all proved (the vendored Mathlib files, the public projects),
 every ``refuted`` and every ``error`` is a leanmirror bug; their names are listed.
@@ -57,6 +59,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from tools.coverage_rows import Sink, finding_row, is_error, theorem_row  # noqa: E402,F401
+
 FIXTURES = REPO / "tests" / "fixtures"
 #: Statuses that are a claim about the statement holding.
 CHECKED = ("tested", "symbolic", "certified")
@@ -76,8 +80,6 @@ EXTREME_BOUND = 1e300
 #: Hand-checked findings on public benchmarks (misformalized statements refuted), included in
 #: the page as they are: written by whoever checked each by hand, not generated.
 BENCHMARK_FINDINGS = REPO / "docs" / "benchmark-findings.md"
-#: Before the ``error`` status existed, a failure inside a check was reported with this reason.
-_INTERNAL_ERROR = "leanmirror internal error"
 
 
 @dataclass
@@ -106,13 +108,6 @@ class Figures:
     def share(self, count: int) -> str:
         """``count`` as a percentage of the theorems (``–`` when there are none)."""
         return f"{100.0 * count / self.theorems:.0f} %" if self.theorems else "–"
-
-
-def is_error(result) -> bool:
-    """Whether a row says leanmirror itself failed (the ``error`` status, or its older spelling)."""
-    if result.mirror_status == "error":
-        return True
-    return result.mirror_status == "inconclusive" and (result.reason or "").startswith(_INTERNAL_ERROR)
 
 
 def stopping_token(diagnostic) -> str | None:
@@ -260,18 +255,21 @@ def split_by_round(name: str, project: Path, run_result) -> list[Figures]:
     return measured
 
 
-def run_project(project: Path, examples: int, sweep: int):
-    """The pipeline's :class:`RunResult` on ``project`` (source scanner, small budgets)."""
+def run_project(project: Path, examples: int, sweep: int, progress=None):
+    """The pipeline's :class:`RunResult` on ``project`` (source scanner, small budgets);
+    ``progress`` is called with each statement's row as soon as it is checked."""
     from mirror.product.pipeline import CheckSettings, run
 
-    return run(project, method="scanner", settings=CheckSettings(max_examples=examples, sweep=sweep))
+    return run(project, method="scanner", settings=CheckSettings(max_examples=examples, sweep=sweep),
+               progress=progress)
 
 
-def measure(name: str, project: Path, examples: int, sweep: int) -> tuple[list[Figures], object]:
+def measure(name: str, project: Path, examples: int, sweep: int,
+            progress=None) -> tuple[list[Figures], object]:
     """Run the pipeline on ``project`` and tally it by round; a failed run is recorded, not
     raised. Also returns the run (``None`` when it failed)."""
     try:
-        result = run_project(project, examples, sweep)
+        result = run_project(project, examples, sweep, progress)
     except Exception as exc:  # noqa: BLE001 - the page reports a crashed run as a finding
         return [Figures(name, failed=f"{type(exc).__name__}: {exc}".splitlines()[0][:200])], None
     return split_by_round(name, project, result), result
@@ -413,9 +411,10 @@ def _extreme_mirror(mirror):
                    instances=[_extreme_mirror(m) for m in mirror.instances])
 
 
-def extreme_pass(name: str, run_result, examples: int, sweep: int) -> Extreme:
+def extreme_pass(name: str, run_result, examples: int, sweep: int, progress=None) -> Extreme:
     """Re-check every ``tested`` theorem of ``run_result`` with forced extreme draws (no
-    symbolic attempt: the draws are the point). Refuted and error rows are findings."""
+    symbolic attempt: the draws are the point). Refuted and error rows are findings;
+    ``progress`` is called with each re-checked row as soon as it is done."""
     from mirror.product.pipeline import CheckSettings, check_mirror
 
     settings = CheckSettings(max_examples=examples, sweep=sweep, symbolic=False)
@@ -429,6 +428,8 @@ def extreme_pass(name: str, run_result, examples: int, sweep: int) -> Extreme:
         found.statuses[status] += 1
         if status in ("refuted", "error"):
             found.findings.append(result)
+        if progress is not None:
+            progress(result)
     return found
 
 
@@ -487,7 +488,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--benchmark", action="store_true",
                         help="measure only the PROJECTs given (no fixtures); break down inconclusive rows")
     parser.add_argument("--rows", type=Path, default=None, metavar="FILE",
-                        help="also write every theorem row (status, reason, method) as JSON lines")
+                        help="also write every theorem row (status, reason, method, pass) as JSON lines, "
+                             "one as each statement finishes")
     parser.add_argument("--findings", type=Path, default=None, metavar="FILE",
                         help="also write every refuted/error row (both passes) as JSON lines")
     parser.add_argument("--only", action="append", default=[], metavar="FIXTURE",
@@ -516,59 +518,43 @@ def main(argv: list[str] | None = None) -> int:
             targets.append((path.name, path))
         else:
             notes.append(f"{path}: not found here, skipped")
-    measured, passes, findings, every = [], [], [], []
+    sink = Sink(args.rows, args.findings)
+    measured, passes = [], []
+    command = " ".join(["python tools/coverage.py"]
+                       + [shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)])
+
+    def write_page(mutation=None) -> None:
+        extreme = extreme_section(passes) if args.extreme else None
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(render(measured, notes, command, described, mutation, extreme),
+                            encoding="utf-8")
+
     for name, path in targets:
         started = time.monotonic()
-        rows, run_result = measure(name, path, args.examples, args.sweep)
+        rows, run_result = measure(name, path, args.examples, args.sweep,
+                                   progress=sink.for_pass(name, "ordinary"))
         measured.extend(rows)
         for figures in rows:
             print(f"{figures.project}: {figures.theorems} theorems, parsed {figures.share(figures.parsed)}, "
                   f"translated {figures.share(figures.translated)}, tested/symbolic "
                   f"{figures.share(figures.checked)}, refuted {figures.refuted}, error {figures.error}"
-                  + (f" — run failed: {figures.failed}" if figures.failed else ""))
-        print(f"{name}: {time.monotonic() - started:.0f} s")
+                  + (f" — run failed: {figures.failed}" if figures.failed else ""), flush=True)
+        print(f"{name}: {time.monotonic() - started:.0f} s", flush=True)
+        write_page()
         if run_result is None:
             continue
-        every += [theorem_row(name, r) for r in run_result.results if r.kind == "theorem"]
-        findings += [finding_row(name, "ordinary", r) for r in run_result.results
-                     if r.kind == "theorem" and (r.mirror_status == "refuted" or is_error(r))]
         if args.extreme and name.startswith(PROVED_SETS):
             started = time.monotonic()
-            passes.append(extreme_pass(name, run_result, args.examples, args.sweep))
+            passes.append(extreme_pass(name, run_result, args.examples, args.sweep,
+                                       progress=sink.for_pass(name, "extreme")))
             print(f"{name} extreme pass: {dict(passes[-1].statuses)} "
-                  f"({time.monotonic() - started:.0f} s)")
-            findings += [finding_row(name, "extreme", r) for r in passes[-1].findings]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    command = " ".join(["python tools/coverage.py"]
-                       + [shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)])
-    mutation = mutation_section(args.examples, args.sweep) if args.mutants else None
-    extreme = extreme_section(passes) if args.extreme else None
-    args.out.write_text(render(measured, notes, command, described, mutation, extreme), encoding="utf-8")
+                  f"({time.monotonic() - started:.0f} s)", flush=True)
+            write_page()
+    write_page(mutation_section(args.examples, args.sweep) if args.mutants else None)
     print(f"wrote {args.out}")
-    if args.rows is not None:
-        args.rows.write_text("".join(json.dumps(r, default=str, ensure_ascii=False) + "\n"
-                                     for r in every), encoding="utf-8")
-        print(f"wrote {args.rows} ({len(every)} rows)")
-    if args.findings is not None:
-        args.findings.write_text("".join(json.dumps(f, default=str, ensure_ascii=False) + "\n"
-                                         for f in findings), encoding="utf-8")
-        print(f"wrote {args.findings} ({len(findings)} rows)")
+    for label, path, count in sink.close():
+        print(f"wrote {path} ({count} {label})")
     return 0
-
-
-def theorem_row(project: str, result) -> dict:
-    """One theorem row for ``--rows``: its status and how it was reached."""
-    return {"project": project, "name": result.name, "status": result.mirror_status,
-            "reason": result.reason, "method": result.method, "rejected": result.rejected,
-            "examples": result.examples, "duration": round(result.duration, 3)}
-
-
-def finding_row(project: str, kind: str, result) -> dict:
-    """A refuted/error row for ``--findings``: where, what, the draw and the reason."""
-    return {"project": project, "pass": kind, "name": result.name, "module": result.module,
-            "status": result.mirror_status, "statement": result.statement,
-            "counterexample": result.counterexample, "reason": result.reason,
-            "location": result.location}
 
 
 if __name__ == "__main__":

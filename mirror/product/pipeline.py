@@ -342,7 +342,8 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     """Run one mirror and turn what it found into a :class:`StatementResult`.
 
     The symbolic attempt and the property run are guarded: an exception, or running past the
-    statement's time limit (which the build already used part of), is an ``error`` row."""
+    statement's time limit (which the build already used part of), is an ``error`` row —
+    except a property run that overran the limit, which is ``inconclusive`` (time budget)."""
     settings = settings or CheckSettings()
     if mirror.instances:
         rows = [(m.carrier or m.name, check_mirror(m, settings)) for m in mirror.instances]
@@ -371,6 +372,13 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     if budget is not None:  # the symbolic attempt counts against the statement's budget
         budget = max(0.0, budget - (time.monotonic() - started))
     outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
+    if guard.failed and guard.failure.timed_out and guard.failure.stage == "check":
+        # the property run honours its budget between draws; past the hard limit it was slow,
+        # not wrong: nothing it saw counts (a verdict needs the run's tally), so inconclusive
+        return _result(mirror, "inconclusive", duration=round(guard.elapsed, 3),
+                       reason="stopped by the time budget: the check ran past the statement's "
+                              f"limit ({guard.failure.message}) before it could end on its own; "
+                              "no draw of it counts")
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
     outcome = with_rejections(mirror, outcome, settings.seed)  # by which hypothesis

@@ -104,6 +104,7 @@ class Translator(Unfolding, Elaborator):
         names = _unshadowed(binders)
         for index, binder in enumerate(binders):
             if binder.info == "instImplicit":
+                _check_instance_binder(binder, env)
                 continue
             if is_prop_type(binder.type) or (binder.name == "_" and binder.type is not None
                                               and is_prop_type(binder.type)):
@@ -231,6 +232,37 @@ class Translator(Unfolding, Elaborator):
             self.unfold_bound = saved
         conclusion = self.equal_values(impl, spec)
         return Statement(f"{decl.name}.conformance", variables, [], conclusion, set(self.used_bound))
+
+
+#: Classes whose instances carry no assumption: in classical logic every proposition is
+#: decidable, and any two instances agree (a ``[DecidablePred p]`` on a value restricts nothing).
+ASSUMPTION_FREE_CLASSES = frozenset({
+    "Decidable", "DecidablePred", "DecidableRel", "DecidableEq", "DecidableLE", "DecidableLT",
+})
+
+
+def _check_instance_binder(binder: T.Binder, env: Env) -> None:
+    """Refuse an instance binder that assumes something of the statement's values.
+
+    The translator draws values, not instances, so it skips instance binders. That is sound
+    for a class on a type (a carrier is an instance of every class the statement asks of it,
+    :mod:`mirror.translate.instances`) and for the value classes made hypotheses before
+    (``[Fact p]``, ``[NeZero n]``, ``[n.AtLeastTwo]``). Any other class applied to a value —
+    ``[IsAbsoluteValue abv]`` for ``abv : R → S``, ``[Invertible x]`` — is a hypothesis the
+    statement relies on; dropped, every function would be drawn for ``abv`` and a proved
+    theorem refuted. Such a statement is untranslatable, naming the class."""
+    mentioned = sorted(n for n in T.free_vars(binder.type) if n in env) if binder.type else []
+    if not mentioned:
+        return
+    head = binder.type
+    while isinstance(head, (T.App, T.Pi)):  # `[C x]`, `[∀ i, C (x i)]`
+        head = head.fn if isinstance(head, T.App) else head.body
+    name = head.name if isinstance(head, T.Const) else "an instance binder's class"
+    if name in ASSUMPTION_FREE_CLASSES:
+        return
+    raise Untranslatable(f"instance [{name} …]",
+                         f"the class {name} assumes something of {', '.join(mentioned)}, "
+                         "which leanmirror cannot state as a hypothesis")
 
 
 def _unshadowed(binders: list[T.Binder]) -> list[str]:

@@ -171,3 +171,52 @@ def test_only_names_a_fixture_project_or_stops_with_one_line(coverage_tool, caps
     message = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--only 'fixtures/mathlib/round-1999': expected a fixture project" in message
     assert "fixtures/mathlib/round-2026-12-01b" in message
+
+
+def test_rows_and_findings_are_on_disk_as_each_statement_finishes(coverage_tool, tmp_path, monkeypatch):
+    """A run killed half-way (here: the second project's check raises) keeps every row it
+    finished, in both passes, and the page of the projects done so far."""
+    from types import SimpleNamespace
+
+    seen = []
+
+    def fake_measure(name, project, examples, sweep, progress=None):
+        if name == "fixtures/competition":
+            raise KeyboardInterrupt
+        rows = [StatementResult("A.ok", "A", "theorem", "unchecked", "tested"),
+                StatementResult("A.bad", "A", "theorem", "unchecked", "refuted", counterexample={"x": 0})]
+        for row in rows:
+            progress(row)
+            seen.append(sorted(p.name for p in tmp_path.iterdir()))
+        return [coverage_tool.tally(name, SimpleNamespace(results=rows, mirrors=[], diagnostics=[]))], \
+            SimpleNamespace(results=rows, mirrors=[], diagnostics=[])
+
+    def fake_extreme(name, run_result, examples, sweep, progress=None):
+        row = StatementResult("A.ok", "A", "theorem", "unchecked", "error", reason="boom")
+        progress(row)
+        return coverage_tool.Extreme(name, coverage_tool.Counter(error=1), [row])
+
+    monkeypatch.setattr(coverage_tool, "measure", fake_measure)
+    monkeypatch.setattr(coverage_tool, "extreme_pass", fake_extreme)
+    rows, findings, out = tmp_path / "rows.jsonl", tmp_path / "findings.jsonl", tmp_path / "page.md"
+    with pytest.raises(KeyboardInterrupt):
+        coverage_tool.main(["--only", "fixtures/mathlib", "--only", "fixtures/competition", "--extreme",
+                            "--rows", str(rows), "--findings", str(findings), "--out", str(out)])
+    import json
+
+    written = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert [(r["name"], r["status"], r["pass"]) for r in written] == [
+        ("A.ok", "tested", "ordinary"), ("A.bad", "refuted", "ordinary"), ("A.ok", "error", "extreme")]
+    found = [json.loads(line) for line in findings.read_text().splitlines()]
+    assert [(f["name"], f["pass"]) for f in found] == [("A.bad", "ordinary"), ("A.ok", "extreme")]
+    assert "| fixtures/mathlib | 2 |" in out.read_text() and "Extreme-magnitude pass" in out.read_text()
+
+
+def test_a_sink_without_files_writes_nothing_and_one_with_files_counts_its_rows(tmp_path):
+    from tools.coverage_rows import Sink
+
+    assert Sink(None, None).close() == []
+    sink = Sink(tmp_path / "rows.jsonl", None)
+    sink.for_pass("demo", "extreme")(StatementResult("A.x", "A", "theorem", "unchecked", "tested"))
+    sink.for_pass("demo", "extreme")(StatementResult("A.d", "A", "definition", "unchecked", "tested"))
+    assert sink.close() == [("rows", tmp_path / "rows.jsonl", 1)]

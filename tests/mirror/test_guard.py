@@ -136,3 +136,20 @@ def test_a_time_limit_swallowed_where_it_landed_fires_again():
     assert guard.failure.timed_out
     assert reached_the_end == []
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # no alarm left behind
+
+
+def test_a_property_run_past_the_hard_limit_is_inconclusive_not_an_error(monkeypatch):
+    """``Finset.sum_Ico_Ico_comm'`` at ``M := Matrix (Fin 2) (Fin 2) ℝ`` (round-2026-12-01) was
+    an ``error`` row: drawing its table ``ℕ → ℕ → M`` (1,024 floats a draw) outlasted the margin
+    the property run keeps before the statement's hard limit. A check that was slow, not wrong,
+    is ``inconclusive`` (time budget); a symbolic stage that never ends stays an error (above)."""
+    from dataclasses import replace
+
+    mirrors = {m.name: m for m in build_mirrors(pipeline.extract_project(PLANTED, "scanner"))}
+    monkeypatch.setattr(pipeline, "run_property", lambda *args, **kwargs: _spin())
+    settings = CheckSettings(max_examples=5, sweep=0, statement_timeout=0.5, symbolic=False)
+    mirror = replace(mirrors["Planted.sq_nonneg'"], build_seconds=0.0)
+    result = pipeline.check_mirror(mirror, settings)
+    assert result.mirror_status == "inconclusive", result.reason
+    assert result.reason.startswith("stopped by the time budget: the check ran past the "
+                                    "statement's limit (limit 0.5 s)")
