@@ -36,6 +36,16 @@ def _int_map(fn: Callable, *xs) -> np.ndarray:
     return np.asarray(out, dtype=np.int64).reshape(shape) if out else np.zeros(shape, np.int64)
 
 
+def _as_float(n: int) -> float:
+    """An exact integer as float64, or NaN where it is beyond float64's range (the denominator
+    of a subnormal is ``2¹⁰⁷⁴``): the filter then decides nothing there, and the draw is
+    decided exactly."""
+    try:
+        return float(n)
+    except OverflowError:
+        return math.nan
+
+
 class NumpyFunctions:
     """Batched float64/int64 versions (a mixin of ``NumpyRuntime``)."""
 
@@ -114,12 +124,12 @@ class NumpyFunctions:
     def rat_num(self, q):
         """``Rat.num`` of each float's exact value (floats are dyadic rationals; a value
         rounded by float arithmetic is re-decided exactly whenever its relation fails)."""
-        return np.vectorize(lambda v: float(Fraction(v).numerator) if math.isfinite(v)
+        return np.vectorize(lambda v: _as_float(Fraction(v).numerator) if math.isfinite(v)
                             else math.nan, otypes=[float])(np.asarray(q, dtype=float))
 
     def rat_den(self, q):
         """``Rat.den`` of each float's exact value (see :meth:`rat_num`)."""
-        return np.vectorize(lambda v: float(Fraction(v).denominator) if math.isfinite(v)
+        return np.vectorize(lambda v: _as_float(Fraction(v).denominator) if math.isfinite(v)
                             else math.nan, otypes=[float])(np.asarray(q, dtype=float))
 
     def digit_sum(self, b, n):

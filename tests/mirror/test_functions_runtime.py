@@ -197,3 +197,16 @@ def test_mp_transcendental_junk(mp):
 def test_define_records_the_computed_value(rt):
     value = rt.define("c", np.array([1.0, 2.0, 3.0, 4.0]))
     assert rt.defined["c"] is value
+
+
+def test_rat_parts_beyond_float_range_leave_the_filter_undecided(rt):
+    # the exact value of the subnormal 2⁻¹⁰⁷⁴ has denominator 2¹⁰⁷⁴, beyond float64: the filter
+    # says NaN (decides nothing; the draw is decided exactly), it never raises OverflowError
+    tiny = math.ldexp(1.0, -1074)
+    den = rt.rat_den(np.array([tiny, 0.75, 1e-300, 3.0]))
+    assert math.isnan(den[0]) and math.isnan(den[2])
+    assert den[1] == 4.0 and den[3] == 1.0
+    num = rt.rat_num(np.array([-math.inf, 1.5e300, -0.75, 1e-300]))
+    assert math.isnan(num[0])  # -inf: not a rational
+    assert num[1] == Fraction(1.5e300).numerator  # in range: exact
+    assert num[2] == -3.0 and num[3] == Fraction(1e-300).numerator  # (53 bits: exact)
