@@ -85,6 +85,13 @@ class _FinOp(sp.Function):
         terms = _expanded_terms(body, lo, hi)
         return None if terms is None else cls._fold(terms)
 
+    def _eval_is_commutative(self):
+        # a sum/product of numbers is a number; sympy would otherwise take the ``Lambda``
+        # argument's unknown commutativity, and ``FinSum(…) + 1`` (an ``Add`` with a part of
+        # unknown commutativity) comes out non-commutative, hence neither real nor complex:
+        # a relation on it raised "Invalid comparison of non-real"
+        return True
+
 
 class FinSum(_FinOp):
     """``∑ j ∈ [lo, hi), body j`` (Lean's ``Finset.sum`` over a half-open range)."""
