@@ -60,3 +60,40 @@ def test_an_integer_literal_too_long_to_print_is_untranslatable_not_an_error(lea
     row = verdicts["big_literal"]
     assert row.mirror_status == "untranslatable", (row.mirror_status, row.reason)
     assert "integer literal" in row.reason
+
+
+def test_a_definition_repeated_in_two_files_is_read_from_the_theorems_own_file(tmp_path):
+    # FormalMATH has `def a (n : ℕ) := 6 ^ n + 8 ^ n` in aime_all_1983_6.lean and other `def a`
+    # in other files; by name alone the last one won, and the true `a 83 % 49 = 35` was refuted.
+    from tests.mirror.conftest import results_by_name
+
+    project = tmp_path / "project"
+    (project / "P").mkdir(parents=True)
+    (project / "lakefile.toml").write_text('name = "p"\n\n[[lean_lib]]\nname = "P"\n',
+                                           encoding="utf-8")
+    (project / "P" / "A.lean").write_text(
+        "import Mathlib\n\ndef a (n : ℕ) := 6 ^ n + 8 ^ n\n\n"
+        "theorem a_mod : a 83 % 49 = 35 := by sorry\n"
+        "theorem a_mod_false : a 83 % 49 = 36 := by sorry\n", encoding="utf-8")
+    (project / "P" / "B.lean").write_text(
+        "import Mathlib\n\ndef a (n : ℕ) := n + 1\n\n"
+        "theorem b_val : a 3 = 4 := by sorry\n", encoding="utf-8")
+    (project / "P" / "C.lean").write_text(
+        "import Mathlib\n\ntheorem c_ambiguous : a 3 = 4 := by sorry\n", encoding="utf-8")
+    verdicts = results_by_name(project)
+    assert_twins(verdicts, ("a_mod", "b_val"), ("a_mod_false",))
+    # C.lean imports neither: there `a` is not either definition (Lean reads it as an
+    # auto-bound variable), so neither is substituted and no verdict is given
+    assert verdicts["c_ambiguous"].mirror_status in ("unbound", "untranslatable")
+
+
+def test_an_expansion_into_a_huge_body_is_refused_before_it_runs(lean_verdicts):
+    # FormalMATH algebra_539177: `StrictMono a` on `Fin 2011` expands the inner `∀ j` into 2011
+    # conjuncts, then substitutes each outer index into them: 2011² substitutions, counted as
+    # 4022 terms, ran past the statement's time limit (an error row)
+    verdicts = lean_verdicts(
+        "theorem strictMono_big (a : Fin 2011 → ℝ) (ha : StrictMono a) :\n"
+        "    a 0 ≤ a 1 := by sorry\n")
+    row = verdicts["strictMono_big"]
+    assert row.mirror_status == "untranslatable", (row.mirror_status, row.reason)
+    assert "too large to expand" in row.reason
