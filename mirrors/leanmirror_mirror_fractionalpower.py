@@ -14,6 +14,24 @@ BINDERS_d_U = [dim('d'), array('U', 'real', 'd', 'd')]
 
 
 # --- terms that several statements below repeat, each written once ---
+# in prop_Mirror__FractionalPower__accretiveLayer__conformance,
+# prop_Mirror__FractionalPower__accretiveParam__conformance
+def term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U):
+    return rt.tabulate(
+        lambda b_a0_2, b_a1_3: rt.index(
+            rt.tabulate(
+                lambda b_a0_4, b_a1_5: rt.sum_range(
+                    lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6) * rt.index(v_L, b_a1_5, b_j_6),
+                    0, v_q)
+                    + rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0), (v_d, v_d)),
+            b_a0_2, b_a1_3)
+            + rt.index(
+                rt.tabulate(
+                    lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8)
+                        + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)),
+                b_a0_2, b_a1_3), (v_d, v_d))
+
+
 # in prop_Mirror__FractionalPower__resolventMixture_symPart_symm
 def term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m):
     return rt.mat_smul(
@@ -28,24 +46,6 @@ def term_8ea2bc85(rt, v_r, v_w, v_lam, v_d, v_q, v_L, v_delta, v_m):
                             rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))),
                     rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta))), 0,
             v_m))
-
-
-# in prop_Mirror__FractionalPower__accretiveLayer__conformance,
-# prop_Mirror__FractionalPower__accretiveParam__conformance
-def term_f0fb91ea(rt, v_delta, v_L, v_q, v_d, v_U):
-    return rt.tabulate(
-        lambda b_a0_2, b_a1_3: rt.index(
-            rt.tabulate(
-                lambda b_a0_4, b_a1_5: rt.ite(rt.eq(b_a0_4, b_a1_5), lambda: v_delta, lambda: 0)
-                    + rt.sum_range(
-                        lambda b_j_6: rt.index(v_L, b_a0_4, b_j_6)
-                            * rt.index(v_L, b_a1_5, b_j_6), 0, v_q), (v_d, v_d)), b_a0_2,
-            b_a1_3)
-            + rt.index(
-                rt.tabulate(
-                    lambda b_a0_7, b_a1_8: rt.rational(1, 2) * rt.index(v_U, b_a0_7, b_a1_8)
-                        + -1 * rt.rational(1, 2) * rt.index(v_U, b_a1_8, b_a0_7), (v_d, v_d)),
-                b_a0_2, b_a1_3), (v_d, v_d))
 
 
 # --- Mirror.FractionalPower.accretiveLayer.conformance (statement d462c3c41c07) ---
@@ -76,8 +76,8 @@ def prop_Mirror__FractionalPower__accretiveLayer__conformance(
                         rt.mat_inv(
                             rt.mat_add(
                                 rt.mat_smul(rt.index(v_lam, b_j_1), rt.eye(v_d)),
-                                term_f0fb91ea(rt, v_delta, v_L, v_q, v_d, v_U))),
-                        term_f0fb91ea(rt, v_delta, v_L, v_q, v_d, v_U))), 0, v_m)))
+                                term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U))),
+                        term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U))), 0, v_m)))
 
 
 # --- Mirror.FractionalPower.accretiveLayer_comm (statement e0617704fa1b) ---
@@ -126,7 +126,7 @@ def prop_Mirror__FractionalPower__accretiveParam__conformance(
     # hypotheses, conclusion
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.accretiveParam', (v_d, v_q), v_L, v_delta, v_U),
-        term_f0fb91ea(rt, v_delta, v_L, v_q, v_d, v_U))
+        term_42ad479a(rt, v_L, v_q, v_delta, v_d, v_U))
 
 
 # --- Mirror.FractionalPower.accretiveParam_quadratic_eq (statement 1772dc021dd0) ---
@@ -323,10 +323,10 @@ def prop_Mirror__FractionalPower__symPart__conformance(rt, *, v_d, v_q, v_L, v_d
     return rt.truth(True), rt.array_eq(
         rt.call('Mirror.FractionalPower.symPart', (v_d, v_q), v_L, v_delta),
         rt.tabulate(
-            lambda b_a0_1, b_a1_2: rt.ite(rt.eq(b_a0_1, b_a1_2), lambda: v_delta, lambda: 0)
-                + rt.sum_range(
-                    lambda b_j_3: rt.index(v_L, b_a0_1, b_j_3) * rt.index(v_L, b_a1_2, b_j_3),
-                    0, v_q), (v_d, v_d)))
+            lambda b_a0_1, b_a1_2: rt.sum_range(
+                lambda b_j_3: rt.index(v_L, b_a0_1, b_j_3) * rt.index(v_L, b_a1_2, b_j_3), 0,
+                v_q)
+                + rt.ite(rt.eq(b_a0_1, b_a1_2), lambda: v_delta, lambda: 0), (v_d, v_d)))
 
 
 # --- Mirror.FractionalPower.symPart_posDef (statement 68be22412571) ---
@@ -365,8 +365,9 @@ def prop_Mirror__FractionalPower__symPart_quadratic_pos(rt, *, v_d, v_q, v_L, v_
         0,
         rt.sum_range(
             lambda b_j_1: rt.sum_range(
-                lambda b_j_2: rt.index(v_x, b_j_1) * rt.index(v_x, b_j_2)
-                    * (rt.ite(rt.eq(b_j_1, b_j_2), lambda: v_delta, lambda: 0)
-                        + rt.sum_range(
-                            lambda b_j_3: rt.index(v_L, b_j_1, b_j_3)
-                                * rt.index(v_L, b_j_2, b_j_3), 0, v_q)), 0, v_d), 0, v_d))
+                lambda b_j_2: (rt.sum_range(
+                    lambda b_j_3: rt.index(v_L, b_j_1, b_j_3) * rt.index(v_L, b_j_2, b_j_3), 0,
+                    v_q)
+                    + rt.ite(rt.eq(b_j_1, b_j_2), lambda: v_delta, lambda: 0))
+                    * rt.index(v_x, b_j_1)
+                    * rt.index(v_x, b_j_2), 0, v_d), 0, v_d))

@@ -431,24 +431,24 @@ def prop_Mirror__Resolvent__head__conformance(
         rt.ite(
             rt.le(v_j, v_i),
             lambda: rt.div(
-                rt.ite(
-                    rt.le(v_j, v_i),
-                    lambda: rt.prod_range(
-                        lambda b_j_1: rt.exp(rt.I * v_g * rt.index(v_theta, b_j_1))
-                            * rt.maximum(
-                                0, rt.minimum(1, v_g * (rt.index(v_u, b_j_1) + -1) + 1)),
-                        v_j + 1, v_i + 1), lambda: 0)
-                    * term_6ca408fa(rt, v_qk, v_k, v_j, v_q, v_i, v_d),
+                term_6ca408fa(rt, v_qk, v_k, v_j, v_q, v_i, v_d)
+                    * rt.ite(
+                        rt.le(v_j, v_i),
+                        lambda: rt.prod_range(
+                            lambda b_j_2: rt.exp(rt.I * v_g * rt.index(v_theta, b_j_2))
+                                * rt.maximum(
+                                    0, rt.minimum(1, v_g * (rt.index(v_u, b_j_2) + -1) + 1)),
+                            v_j + 1, v_i + 1), lambda: 0),
                 rt.rpow(
                     rt.sum_range(
-                        lambda b_j_3: rt.ite(
-                            rt.le(b_j_3, v_i),
-                            lambda: rt.prod_range(
-                                lambda b_j_4: rt.maximum(
-                                    0, rt.minimum(1, v_g * (rt.index(v_u, b_j_4) + -1) + 1)),
-                                b_j_3 + 1, v_i + 1), lambda: 0)
-                            * term_6ca408fa(rt, v_qk, v_k, b_j_3, v_q, v_i, v_d), 0, v_i + 1),
-                    v_beta)), lambda: 0))
+                        lambda b_j_3: term_6ca408fa(rt, v_qk, v_k, b_j_3, v_q, v_i, v_d)
+                            * rt.ite(
+                                rt.le(b_j_3, v_i),
+                                lambda: rt.prod_range(
+                                    lambda b_j_5: rt.maximum(
+                                        0, rt.minimum(1, v_g * (rt.index(v_u, b_j_5) + -1) + 1)),
+                                    b_j_3 + 1, v_i + 1), lambda: 0), 0, v_i + 1), v_beta)),
+            lambda: 0))
 
 
 # --- Mirror.Resolvent.negative_draw_is_on_the_band (statement 4b2b94724ef0) ---

@@ -230,6 +230,7 @@ def build_mirrors(
     declarations = extraction.by_name()
     bound = {name for name in table if name in declarations}
     records = Records(declarations, bound)
+    repeated = _repeated_names(extraction)
     mirrors: list[Mirror] = []
     for decl in mirrored_declarations(extraction, bound, errors):
         if only is not None and decl.name not in only:
@@ -239,7 +240,7 @@ def build_mirrors(
         if failure is not None:
             mirrors.append(Mirror(decl, "error", reason=failure, role=role))
             continue
-        translator = Translator(declarations, bound, table=table)
+        translator = Translator(_module_view(declarations, repeated, decl), bound, table=table)
         if role == "theorem":
             mirrors.append(_instantiated(decl, translator, statement_timeout, records))
             continue
@@ -252,6 +253,31 @@ def build_mirrors(
         for instance in mirror.instances:
             instance.table = table
     return mirrors
+
+
+def _repeated_names(extraction: Extraction) -> dict[str, list[Declaration]]:
+    """Names declared in more than one module (``def a`` in two files of a benchmark)."""
+    seen: dict[str, list[Declaration]] = {}
+    for d in extraction.declarations:
+        seen.setdefault(d.name, []).append(d)
+    return {name: found for name, found in seen.items() if len(found) > 1}
+
+
+def _module_view(declarations: dict[str, Declaration], repeated: dict[str, list[Declaration]],
+                 decl: Declaration) -> dict[str, Declaration]:
+    """The declarations ``decl`` sees: a repeated name means the declaration of ``decl``'s own
+    module; declared only in other modules it is ambiguous and left out (the statement is
+    ``unbound`` on it), never read as whichever module came last."""
+    if not repeated:
+        return declarations
+    view = dict(declarations)
+    for name, found in repeated.items():
+        own = [d for d in found if d.module == decl.module]
+        if own:
+            view[name] = own[-1]
+        else:
+            view.pop(name, None)
+    return view
 
 
 def _split_and_translate(decl: Declaration, translator: Translator, records: Records,

@@ -21,6 +21,8 @@ from mirror.translate.values import Untranslatable
 
 #: Finite sums and products with concrete bounds are expanded up to this many terms.
 EXPAND_LIMIT = 4096
+#: Nodes one expansion may substitute into (its terms × the size of its body).
+SUBSTITUTION_LIMIT = 2_000_000
 #: Terms one statement's expansions may produce in all (nested sums included).
 EXPANSION_BUDGET = 50_000
 
@@ -58,8 +60,25 @@ def _expanded_terms(body, lo, hi) -> list | None:
     lo_i, hi_i = int(lo), int(hi)
     if hi_i - lo_i > EXPAND_LIMIT:
         return None
+    count = max(0, hi_i - lo_i)
+    if count and _nodes_beyond(body.expr, SUBSTITUTION_LIMIT // count):
+        # each term is a substitution into the body: `StrictMono a` on `Fin 2011` expands the
+        # inner `∀ j` first, then substitutes 2011 times into its 2011 conjuncts, which ran
+        # past the statement's time limit though few terms were counted
+        raise Untranslatable(
+            "a finite sum, product or bounded quantifier with numeral bounds",
+            f"its {count:,} terms are substitutions into a body too large to expand "
+            f"({count:,} × the body's size exceeds {SUBSTITUTION_LIMIT:,} nodes)")
     _spend(max(0, hi_i - lo_i))
     return [body(sp.Integer(j)) for j in range(lo_i, max(lo_i, hi_i))]
+
+
+def _nodes_beyond(expr, limit: int) -> bool:
+    """Whether ``expr`` has more than ``limit`` nodes (the walk stops there)."""
+    for seen, _ in enumerate(sp.preorder_traversal(expr)):
+        if seen >= limit:
+            return True
+    return False
 
 
 def _explicit(body):
@@ -84,6 +103,13 @@ class _FinOp(sp.Function):
     def eval(cls, body, lo, hi):
         terms = _expanded_terms(body, lo, hi)
         return None if terms is None else cls._fold(terms)
+
+    def _eval_is_commutative(self):
+        # a sum/product of numbers is a number; sympy would otherwise take the ``Lambda``
+        # argument's unknown commutativity, and ``FinSum(…) + 1`` (an ``Add`` with a part of
+        # unknown commutativity) comes out non-commutative, hence neither real nor complex:
+        # a relation on it raised "Invalid comparison of non-real"
+        return True
 
 
 class FinSum(_FinOp):

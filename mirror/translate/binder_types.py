@@ -43,7 +43,20 @@ def _leaves(term: T.Term) -> Iterator[T.Term]:
 
 
 def _evidence(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.Term]:
-    """The types the uses of ``name`` in ``terms`` force on it."""
+    """The types the uses of ``name`` in ``terms`` force on it: those unification fixes
+    (:func:`_unified`) when there are any, else those of the arithmetic it is a leaf of.
+
+    Lean elaborates an application's argument against the function's domain, which assigns
+    the binder's type there and then; only after the leaves of a ``binop%`` tree are
+    elaborated does it compute their common type and coerce the others into it. So in
+    ``∀ n, a n = n`` with ``a : ℕ → ℝ`` the binder is ℕ (the right side is ``↑n``), not ℝ."""
+    unified = _unified(name, terms, types)
+    return unified if unified else _arithmetic(name, terms, types)
+
+
+def _unified(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.Term]:
+    """Types fixed by unification: an ascription, the domain of a function binder applied to
+    the variable, an argument of a function of naturals, ``n ∈ range m``."""
     var = T.Var(name)
     found: set[T.Term] = set()
     for term in terms:
@@ -59,15 +72,25 @@ def _evidence(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T
                         found.add(dom)
             if is_call(node, *NAT_ARGUMENTS) and var in node.args:
                 found.add(NAT)
+            if is_call(node, "Membership.mem") and len(node.args) == 2 and node.args[1] == var:
+                if is_call(node.args[0], "Finset.range"):
+                    found.add(NAT)
+    return found
+
+
+def _arithmetic(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.Term]:
+    """Types of the other leaves of an arithmetic tree or relation the variable is a leaf of
+    (one type for all leaves, when nothing else fixed the variable's)."""
+    var = T.Var(name)
+    found: set[T.Term] = set()
+    for term in terms:
+        for node in T.walk(term):
             leaves = list(_leaves(node)) if is_call(node, *_ARITH) else []
-            if var in leaves:  # an arithmetic tree or relation: one type for its leaves
+            if var in leaves:
                 for leaf in leaves:
                     ty = _leaf_type(leaf, types)
                     if leaf != var and isinstance(ty, T.Const) and ty.name in SCALARS:
                         found.add(ty)
-            if is_call(node, "Membership.mem") and len(node.args) == 2 and node.args[1] == var:
-                if is_call(node.args[0], "Finset.range"):
-                    found.add(NAT)
     return found
 
 

@@ -26,6 +26,19 @@ class CodegenError(LeanMirrorError, NotImplementedError):
     """A sympy node has no NumPy printer; add a ``_print_<Kind>`` method to PropertyPrinter."""
 
 
+#: Integer literals are printed in decimal; Python refuses to convert an integer of more than
+#: ``sys.get_int_max_str_digits()`` (4300) digits, so a literal beyond this many bits (about
+#: 3900 digits) is not printed: ``2001 ^ 1002`` stays untranslatable with that reason.
+LITERAL_BITS = 13_000
+
+
+def _printable(value: int) -> int:
+    if value.bit_length() > LITERAL_BITS:
+        raise CodegenError(f"an integer literal of {value.bit_length()} bits (more than "
+                           f"{LITERAL_BITS}) in the property: too long to print in decimal")
+    return value
+
+
 def python_identifier(name: str) -> str:
     """A safe Python identifier for a Lean name (deterministic, ASCII, never a keyword).
 
@@ -178,7 +191,7 @@ class PropertyPrinter(Printer):
         return self.names[expr]
 
     def _print_Integer(self, expr):
-        value = int(expr)
+        value = _printable(int(expr))
         if abs(value) >= 2 ** 53:  # beyond float64's integers: the runtime decides its type
             return f"rt.integer({str(value)!r})"
         return str(value)
@@ -186,7 +199,7 @@ class PropertyPrinter(Printer):
     _print_Zero = _print_One = _print_NegativeOne = _print_Integer
 
     def _print_Rational(self, expr):
-        return f"rt.rational({int(expr.p)}, {int(expr.q)})"
+        return f"rt.rational({_printable(int(expr.p))}, {_printable(int(expr.q))})"
 
     _print_Half = _print_Rational
 

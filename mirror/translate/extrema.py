@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bridge import term as T
 from bridge.declaration import Declaration
+from mirror.translate.number_theory import DVD
 from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration
 
 #: Lean constant → the bound it states (``lower``/``upper``).
@@ -56,6 +57,8 @@ class _Extrema(TermRewriter):
         if _is(s, "setOf", 1) and isinstance(s.args[0], T.Lam) \
                 and len(s.args[0].binders) == 1 and s.args[0].binders[0].type is not None:
             return s.args[0].binders[0].type
+        if _numeral_default(s, a):
+            return T.Const("Nat")
         if isinstance(s, T.Typed):
             return _collection_element(s.type)
         if isinstance(s, T.Var):
@@ -102,6 +105,38 @@ class _Extrema(TermRewriter):
                 return self.bound(BOUNDS[args[0].fn.name], bounded, self.ascribed(bounded, args[1]))
             return T.App(self.term(head), tuple(args), t.ty)
         return self.structural(t)
+
+
+#: Constants that leave the type of their operands open (each is generic over the type, and
+#: none is a function of a fixed type that unification would read it off).
+_GENERIC = frozenset({
+    "HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "HMod.hMod", "HPow.hPow", "Neg.neg",
+    "Eq", "Ne", "LT.lt", "LE.le", "GT.gt", "GE.ge", "And", "Or", "Not", "Iff", "Dvd.dvd",
+    "Finset.sum", "Finset.prod", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo",
+    "Membership.mem", "Even", "Odd", "True", "False", DVD})
+
+
+def _numeral_default(s: T.Term, a: T.Term) -> bool:
+    """``IsLeast {n | p n} 24`` with ``n`` untyped: whether nothing but the numeral fixes the
+    element type, so that Lean's default instance for numerals makes it ℕ. Only when ``a``
+    is a numeral, ``p`` mentions no variable but its own bound ones and no constant outside
+    :data:`_GENERIC` (``Real.sqrt n`` would make it ℝ, ``n < k`` with ``k : ℤ`` an integer)."""
+    if not (isinstance(a, T.Lit) and isinstance(a.value, int) and _is(s, "setOf", 1)
+            and isinstance(s.args[0], T.Lam) and len(s.args[0].binders) == 1):
+        return False
+    lam = s.args[0]
+    if T.free_vars(lam):
+        return False
+    for node in T.walk(lam.body):
+        if isinstance(node, T.Const) and node.name not in _GENERIC:
+            return False
+        if isinstance(node, (T.Lam, T.Pi)) and any(b.type is not None for b in node.binders):
+            return False
+        if isinstance(node, (T.Typed, T.Coe, T.Proj, T.Anon, T.Let)):
+            return False
+        if isinstance(node, T.Lit) and not isinstance(node.value, int):
+            return False
+    return True
 
 
 def _mentions(t: T.Term) -> bool:
