@@ -21,6 +21,7 @@ The precision is flint's (``flint.ctx.prec`` bits), set by the caller around an 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -35,6 +36,17 @@ from mirror.evaluate.truth import Truth
 
 #: An exact power ``p/q ^ n`` is computed exactly up to this many bits, else as a ball.
 EXACT_POWER_BITS = 1 << 16
+#: The shapes of one number of a batch of one (a scalar, one cell).
+_ONE_DRAW = ((), (1,))
+
+
+def _exact_float(v: float):
+    """A float64 draw exactly: ``fmpq`` (a finite float is a dyadic rational), ``+∞`` as
+    ``arb``'s, anything else non-finite as NaN."""
+    if math.isfinite(v):
+        p, q = v.as_integer_ratio()
+        return fmpq(p, q)
+    return arb.pos_inf() if v > 0 else arb.nan()
 
 
 class BallRuntime(BallFunctions, NumpyRuntime):
@@ -85,26 +97,35 @@ class BallRuntime(BallFunctions, NumpyRuntime):
             return arr.astype(object) if arr.dtype.kind != "b" else arr
         out = np.empty(arr.shape, dtype=object)
         flat = out.reshape(-1)
+        complex_values = np.iscomplexobj(arr)
         for i, v in enumerate(arr.reshape(-1)):
-            if np.iscomplexobj(arr):
+            if complex_values:
                 flat[i] = acb(complex(v))
-            elif np.isposinf(v):
-                flat[i] = arb.pos_inf()
-            elif not np.isfinite(v):
-                flat[i] = arb.nan()
             else:
-                exact = Fraction(float(v))  # a float64 is a dyadic rational, exactly
-                flat[i] = fmpq(exact.numerator, exact.denominator)
+                flat[i] = _exact_float(float(v))
         return out
 
     def _map(self, fn, x):
         arr = x if isinstance(x, np.ndarray) else np.asarray(x, dtype=object)
         if arr.dtype != object:
             arr = arr.astype(object)
+        if arr.shape == (1,):  # one draw: what the ufunc gives, without building one
+            out = np.empty(1, dtype=object)
+            out[0] = fn(arr[0])
+            return out
         return np.frompyfunc(fn, 1, 1)(arr)
 
     def _each2(self, fn, a, b):
-        return np.frompyfunc(fn, 2, 1)(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+        a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+        if a.shape in _ONE_DRAW and b.shape in _ONE_DRAW:
+            # a scalar for two scalars, else one cell: what the ufunc gives
+            value = fn(a.reshape(-1)[0], b.reshape(-1)[0])
+            if not a.ndim and not b.ndim:
+                return value
+            out = np.empty(1, dtype=object)
+            out[0] = value
+            return out
+        return np.frompyfunc(fn, 2, 1)(a, b)
 
     def rational(self, p: int, q: int):
         return fmpq(p, q)
@@ -384,8 +405,11 @@ class BallRuntime(BallFunctions, NumpyRuntime):
                            "decision": {True: "true", False: "false", None: "undecided"}[value]})
 
     def _pairs(self, a, b):
-        a = self.batched(np.asarray(a, dtype=object)).reshape(-1)
-        b = self.batched(np.asarray(b, dtype=object)).reshape(-1)
+        a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+        if a.shape in _ONE_DRAW and b.shape in _ONE_DRAW:
+            return [(a.reshape(-1)[0], b.reshape(-1)[0])]
+        a = self.batched(a).reshape(-1)
+        b = self.batched(b).reshape(-1)
         if a.size != b.size:
             a, b = np.broadcast_arrays(a, b)
         return list(zip(a, b))

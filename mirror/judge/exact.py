@@ -112,11 +112,18 @@ def _part(truth) -> tuple[bool | None, bool]:
     return bool(np.asarray(truth.ok).reshape(-1)[0]), known
 
 
-def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt) -> tuple:
+def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt,
+              batch: dict[str, Any] | None = None) -> tuple:
     """``(hypotheses, conclusion)`` states of one rigorous evaluation (``None`` undecided);
-    an evaluation that leaves the sampled domain is ``("out", "out")``."""
+    an evaluation that leaves the sampled domain is ``("out", "out")``. ``batch`` is
+    :func:`as_batch` of the example when the caller has it already (each evaluation lifts
+    its own copy: a property never sees another evaluation's arrays)."""
     try:
-        values = {k: rt.lift(v) for k, v in as_batch(example, plan).items()}
+        if batch is None:
+            batch = as_batch(example, plan)
+        else:
+            batch = {k: v.copy() for k, v in batch.items()}
+        values = {k: rt.lift(v) for k, v in batch.items()}
         hyp, concl = function(rt, **values)
     except OutOfDomain:
         return "out", "out"
@@ -156,11 +163,20 @@ def _combine(first: tuple, second: tuple | None) -> tuple:
     return (a if a is not None else b), a_known and b_known
 
 
+#: Scalar float types a draw comes as (``start_bits`` reads them without an array).
+_FLOAT_SCALARS = frozenset({float, np.float64})
+
+
 def start_bits(example: dict[str, Any]) -> int:
     """The starting precision: :data:`START_BITS` plus the binary orders of magnitude the
     draws span, so that ``x + 1e300 - 1e300`` keeps ``x`` at the first precision."""
     magnitudes = []
     for value in example.values():
+        if type(value) in _FLOAT_SCALARS:  # one float draw (the common case), without arrays
+            size = abs(float(value))
+            if size > 0 and math.isfinite(size):
+                magnitudes.extend([math.log2(size)] * 2)
+            continue
         arr = np.asarray(value)
         if arr.dtype.kind not in "fc" or arr.size == 0:
             continue
@@ -197,6 +213,10 @@ def decide(
     if tolerance is not None:
         return _within_tolerance(function, plan, example, bindings, tolerance)
     bits = start_bits(example)
+    try:  # once: every precision lifts the same values (a failure is _evaluate's to report)
+        batch = as_batch(example, plan)
+    except (ArithmeticError, ValueError, TypeError):
+        batch = None
     identity: tuple | None = None
     reasons: list[str] = []
     previous: list[float] | None = None
@@ -204,7 +224,7 @@ def decide(
         rt = BallRuntime(nat_domain, bindings)
         started = time.monotonic()
         with working_precision(bits):
-            hyp, concl = _evaluate(function, plan, example, rt)
+            hyp, concl = _evaluate(function, plan, example, rt, batch)
         seconds = time.monotonic() - started
         if hyp == "out":
             return Decision(UNDECIDED, OUTSIDE, math.nan, bits)
