@@ -96,6 +96,9 @@ class BallRuntime(BallFunctions, NumpyRuntime):
         if arr.dtype.kind in "iub":
             return arr.astype(object) if arr.dtype.kind != "b" else arr
         out = np.empty(arr.shape, dtype=object)
+        if arr.shape == (1,) and arr.dtype.kind == "f":  # one real draw
+            out[0] = _exact_float(float(arr[0]))
+            return out
         flat = out.reshape(-1)
         complex_values = np.iscomplexobj(arr)
         for i, v in enumerate(arr.reshape(-1)):
@@ -393,7 +396,8 @@ class BallRuntime(BallFunctions, NumpyRuntime):
 
     def _decision(self, value: bool, decided: bool, err: float = 0.0) -> Truth:
         ok = np.array([bool(value) and decided])
-        return Truth(ok, ok.copy(), np.array([err]), np.array([bool(decided)]))
+        return Truth(ok, ok.copy(), np.array([err]), np.array([bool(decided)]),
+                     np.ones(1, dtype=bool))
 
     def _record(self, kind: str, a, b, value: bool | None) -> None:
         try:

@@ -236,7 +236,7 @@ def decide(
         reasons = rt.reasons or [entry["relation"] + " not decided by its enclosure"
                                  for entry in rt.trace if entry["decision"] == "undecided"][:3]
         if identity is None:
-            identity = _sympy_states(function, plan, example, bindings)
+            identity = _sympy_states(function, plan, example, bindings, batch)
         try:
             verdict = _verdict(_combine(hyp, identity[0]), _combine(concl, identity[1]))
         except ArithmeticError as exc:
@@ -299,10 +299,13 @@ _IDENTITIES: "weakref.WeakKeyDictionary[Callable, dict]" = weakref.WeakKeyDictio
 
 
 def _identities(function: Callable, plan: dict, example: dict[str, Any],
-                bindings: dict[str, Callable] | None) -> frozenset:
+                bindings: dict[str, Callable] | None,
+                batch: dict[str, Any] | None = None) -> frozenset:
     """The statement's identities (proved on symbols once per draw signature) instantiated at
-    ``example``: differences the draw's sympy evaluation need not prove again."""
-    batch = as_batch(example, plan)
+    ``example``: differences the draw's sympy evaluation need not prove again. ``batch``:
+    :func:`as_batch` of the example, when the caller has it (only read here)."""
+    if batch is None:
+        batch = as_batch(example, plan)
     signature = tuple((k, np.asarray(v).dtype.kind, np.asarray(v).shape)
                       for k, v in sorted(batch.items()))
     per_function = _IDENTITIES.setdefault(function, {})
@@ -340,12 +343,14 @@ def _prove_identities(function: Callable, plan: dict, batch: dict[str, Any],
 
 
 def _sympy_states(function: Callable, plan: dict, example: dict[str, Any],
-                  bindings: dict[str, Callable] | None) -> tuple:
-    """The parts the sympy runtime decides at the draw (``(None, None)`` when it cannot)."""
+                  bindings: dict[str, Callable] | None,
+                  batch: dict[str, Any] | None = None) -> tuple:
+    """The parts the sympy runtime decides at the draw (``(None, None)`` when it cannot);
+    ``batch``: :func:`as_batch` of the example, when the caller has it."""
     rt = SympyRuntime(plan["settings"]["nat_domain"], bindings,
-                      known_zero=_identities(function, plan, example, bindings))
+                      known_zero=_identities(function, plan, example, bindings, batch))
     states = Guard(EVALUATION_SECONDS).call("sympy at the draw", _evaluate, function, plan,
-                                            example, rt)
+                                            example, rt, batch)
     return (None, None) if states is None or states[0] == "out" else states
 
 
