@@ -28,16 +28,14 @@ from typing import Any, Callable
 import numpy as np
 from flint import acb, arb, arb_mat, fmpq
 
-from mirror.evaluate.balls import (ball, decided_equal, difference_sign, enclosure,
-                                   exact_value, is_exact, sign_of)
+from mirror.evaluate.balls import (ONE_DRAW, ball, decided_equal, difference_sign, each,
+                                   enclosure, exact_value, is_exact, sign_of)
 from mirror.evaluate.functions import BallFunctions
 from mirror.evaluate.runtime import NumpyRuntime, install_unary
 from mirror.evaluate.truth import Truth
 
 #: An exact power ``p/q ^ n`` is computed exactly up to this many bits, else as a ball.
 EXACT_POWER_BITS = 1 << 16
-#: The shapes of one number of a batch of one (a scalar, one cell).
-_ONE_DRAW = ((), (1,))
 
 
 def _exact_float(v: float):
@@ -109,26 +107,10 @@ class BallRuntime(BallFunctions, NumpyRuntime):
         return out
 
     def _map(self, fn, x):
-        arr = x if isinstance(x, np.ndarray) else np.asarray(x, dtype=object)
-        if arr.dtype != object:
-            arr = arr.astype(object)
-        if arr.shape == (1,):  # one draw: what the ufunc gives, without building one
-            out = np.empty(1, dtype=object)
-            out[0] = fn(arr[0])
-            return out
-        return np.frompyfunc(fn, 1, 1)(arr)
+        return each(fn, x)
 
     def _each2(self, fn, a, b):
-        a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
-        if a.shape in _ONE_DRAW and b.shape in _ONE_DRAW:
-            # a scalar for two scalars, else one cell: what the ufunc gives
-            value = fn(a.reshape(-1)[0], b.reshape(-1)[0])
-            if not a.ndim and not b.ndim:
-                return value
-            out = np.empty(1, dtype=object)
-            out[0] = value
-            return out
-        return np.frompyfunc(fn, 2, 1)(a, b)
+        return each(fn, a, b)
 
     def rational(self, p: int, q: int):
         return fmpq(p, q)
@@ -410,7 +392,7 @@ class BallRuntime(BallFunctions, NumpyRuntime):
 
     def _pairs(self, a, b):
         a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
-        if a.shape in _ONE_DRAW and b.shape in _ONE_DRAW:
+        if a.shape in ONE_DRAW and b.shape in ONE_DRAW:
             return [(a.reshape(-1)[0], b.reshape(-1)[0])]
         a = self.batched(a).reshape(-1)
         b = self.batched(b).reshape(-1)
@@ -460,13 +442,13 @@ class BallRuntime(BallFunctions, NumpyRuntime):
 
 def _ball_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
     method = {"log_pos": "log", "sqrt_pos": "sqrt", "arctan": "atan"}.get(name, name)
+    # the value at an exact 0, computed exactly (None: the ball's)
+    at_zero = (0 if name in ("sin", "tan", "sinh", "tanh", "arctan")
+               else 1 if name in ("exp", "cos", "cosh") else None)
 
     def one(self, v):
-        if is_exact(v) and exact_value(v) == 0 and name in ("sin", "tan", "sinh", "tanh",
-                                                             "arctan"):
-            return 0
-        if is_exact(v) and exact_value(v) == 0 and name in ("exp", "cos", "cosh"):
-            return 1
+        if at_zero is not None and is_exact(v) and exact_value(v) == 0:
+            return at_zero
         return getattr(ball(v), method)()
 
     return lambda self, x: self._map(lambda v: one(self, v), x)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 from flint import acb, arb, ctx, fmpq, fmpz
@@ -28,6 +28,25 @@ def working_precision(bits: int) -> Iterator[None]:
         yield
     finally:
         ctx.prec = previous
+
+
+#: The shapes of one number of a batch of one (a scalar, one cell).
+ONE_DRAW = ((), (1,))
+
+
+def each(fn: Callable, *xs: Any) -> Any:
+    """``np.frompyfunc(fn, len(xs), 1)`` applied to ``xs`` as object arrays: ``fn`` on every
+    broadcast element. One draw (every operand a scalar or one cell, the ball runtime's case)
+    takes no ufunc: the same result, a scalar for scalars, else one cell."""
+    arrays = [np.asarray(x, dtype=object) for x in xs]
+    if all(a.shape in ONE_DRAW for a in arrays):
+        value = fn(*(a.reshape(-1)[0] for a in arrays))
+        if not any(a.ndim for a in arrays):
+            return value
+        out = np.empty(1, dtype=object)
+        out[0] = value
+        return out
+    return np.frompyfunc(fn, len(arrays), 1)(*arrays)
 
 
 def is_exact(value: Any) -> bool:
@@ -163,5 +182,5 @@ def _dyadic(value: arb) -> str:
     return str(mantissa) if exponent == 0 else f"{mantissa}/{1 << -exponent}"
 
 
-__all__ = ["EXACT", "ball", "decided_equal", "difference_sign", "enclosure", "exact_value",
+__all__ = ["EXACT", "ONE_DRAW", "ball", "each", "decided_equal", "difference_sign", "enclosure", "exact_value",
            "is_exact", "is_top", "sign_of", "working_precision"]
