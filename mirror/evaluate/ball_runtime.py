@@ -21,6 +21,7 @@ The precision is flint's (``flint.ctx.prec`` bits), set by the caller around an 
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any, Callable
@@ -36,6 +37,18 @@ from mirror.evaluate.truth import Truth
 
 #: An exact power ``p/q ^ n`` is computed exactly up to this many bits, else as a ball.
 EXACT_POWER_BITS = 1 << 16
+
+
+@functools.lru_cache(maxsize=16)
+def _decision_truth(ok: bool, decided: bool, err: float) -> Truth:
+    """The truth of one decided (or undecided) relation: read-only arrays, one object per
+    outcome, shared as :meth:`~mirror.evaluate.truth.Propositions.truth` shares constants
+    (nothing writes into a Truth's arrays; a new truth is built from them)."""
+    parts = (np.array([ok]), np.array([ok]), np.array([err]), np.array([decided]),
+             np.ones(1, dtype=bool))
+    for part in parts:
+        part.setflags(write=False)
+    return Truth(*parts)
 
 
 def _exact_float(v: float):
@@ -377,9 +390,7 @@ class BallRuntime(BallFunctions, NumpyRuntime):
     # ---- relations --------------------------------------------------------------------------
 
     def _decision(self, value: bool, decided: bool, err: float = 0.0) -> Truth:
-        ok = np.array([bool(value) and decided])
-        return Truth(ok, ok.copy(), np.array([err]), np.array([bool(decided)]),
-                     np.ones(1, dtype=bool))
+        return _decision_truth(bool(value) and bool(decided), bool(decided), float(err))
 
     def _record(self, kind: str, a, b, value: bool | None) -> None:
         try:

@@ -38,7 +38,6 @@ from mirror.evaluate.runtime import MpRuntime, OutOfDomain
 from mirror.judge.guard import Guard
 from mirror.judge.identity import (EVALUATION_SECONDS, SymbolicRuntime, SympyRuntime,
                                    symbolic_draw)
-from mirror.sample.strategies import stack
 
 #: Working precisions, in bits: from :func:`start_bits` (doubling) up to this one.
 MAX_BITS = 8192
@@ -98,8 +97,11 @@ UNKNOWN = (None, False)
 
 
 def as_batch(example: dict[str, Any], plan: dict) -> dict[str, Any]:
-    """One example as a batch of one, keyed by parameter name."""
-    return stack([example], plan)
+    """One example as a batch of one, keyed by parameter name: what
+    :func:`~mirror.sample.strategies.stack` makes of one draw (a new array with a leading axis
+    of length 1), without its general stacking."""
+    return {entry["param"]: np.asarray(example[entry["name"]])[None].copy()
+            for entry in plan["variables"]}
 
 
 def _part(truth) -> tuple[bool | None, bool]:
