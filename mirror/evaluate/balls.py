@@ -38,6 +38,15 @@ def each(fn: Callable, *xs: Any) -> Any:
     """``np.frompyfunc(fn, len(xs), 1)`` applied to ``xs`` as object arrays: ``fn`` on every
     broadcast element. One draw (every operand a scalar or one cell, the ball runtime's case)
     takes no ufunc: the same result, a scalar for scalars, else one cell."""
+    if len(xs) == 1:  # a unary function: the most frequent call, without the generality
+        arr = np.asarray(xs[0], dtype=object)
+        if arr.shape == (1,):
+            out = np.empty(1, dtype=object)
+            out[0] = fn(arr[0])
+            return out
+        if not arr.ndim:
+            return fn(arr[()])
+        return np.frompyfunc(fn, 1, 1)(arr)
     arrays = [np.asarray(x, dtype=object) for x in xs]
     if all(a.shape in ONE_DRAW for a in arrays):
         value = fn(*(a.reshape(-1)[0] for a in arrays))

@@ -108,10 +108,17 @@ def _part(truth) -> tuple[bool | None, bool]:
     """``(value, known)`` of a part: ``value`` ``None`` when no enclosure decides it;
     ``known`` false when it was seen on a finite part of an infinite domain only
     (:mod:`mirror.evaluate.polarity`)."""
-    known = bool(np.asarray(truth.known).reshape(-1)[0])
-    if not bool(np.asarray(truth.sure).reshape(-1)[0]):
+    known = _first(truth.known)
+    if not _first(truth.sure):
         return None, known
-    return bool(np.asarray(truth.ok).reshape(-1)[0]), known
+    return _first(truth.ok), known
+
+
+def _first(values) -> bool:
+    """The first (the draw's) entry of a truth's part, as a bool."""
+    if type(values) is np.ndarray and values.shape == (1,):
+        return bool(values[0])
+    return bool(np.asarray(values).reshape(-1)[0])
 
 
 def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt,
@@ -262,6 +269,14 @@ def _log2_size(text: str) -> float:
     if "*2^" in text:
         mantissa, exponent = text.split("*2^")
         return abs(int(mantissa)).bit_length() + int(exponent)
+    numerator, slash, denominator = text.partition("/")
+    digits = numerator[1:] if numerator[:1] == "-" else numerator
+    if (digits.isascii() and digits.isdigit() and (not slash or (denominator.isascii()
+                                                                and denominator.isdigit()))):
+        # an enclosure's own text (``p`` or ``p/q`` in lowest terms): read without Fraction
+        p, q = int(numerator), int(denominator) if slash else 1
+        if q and math.gcd(p, q) == 1:
+            return -math.inf if p == 0 else abs(p).bit_length() - q.bit_length()
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
