@@ -8,9 +8,15 @@ The same draws of the same properties (written as the generator writes them) are
   mpmath runtime at 50 → 100 → … digits with its zero band until two successive precisions
   agree (it is no longer used to decide anything).
 
-Contenders run interleaved, best of ``--rounds``; the ratio is what to read. Also printed:
-how many draws each path leaves undecided and how often the two disagree (a disagreement is
-an mpmath "decision" that no enclosure supports).
+Contenders run interleaved (the order alternating round by round, a garbage collection before
+each run so that neither pays for the other's garbage), after one untimed warm-up run each.
+Printed per path: decisions per second of its best round on the wall clock and on the
+thread's CPU clock (``time.thread_time``: on a shared machine the process often waits for a
+core, which CPU time leaves out); then the ratio ball / mpmath of decisions per second, both
+of the best rounds and as the median of the per-round ratios. The ratio is what to read:
+above 1 the ball path decides faster. Also printed: how many draws each path leaves
+undecided and how often the two disagree (a disagreement is an mpmath "decision" that no
+enclosure supports).
 
 Run: ``.venv/bin/python bench/bench_decisions.py [--draws N] [--rounds R]``
 """
@@ -18,13 +24,14 @@ Run: ``.venv/bin/python bench/bench_decisions.py [--draws N] [--rounds R]``
 from __future__ import annotations
 
 import argparse
+import gc
 import math
+import statistics
 import time
 from typing import Callable
 
 import numpy as np
 
-from bench._common import race
 from mirror.evaluate.mp_runtime import MpRuntime
 from mirror.judge.exact import FAILS, HOLDS, UNDECIDED, VACUOUS, as_batch, decide
 
@@ -101,6 +108,34 @@ def _draws(names: tuple[str, ...], count: int, rng: np.random.Generator) -> list
     return draws
 
 
+def _race(contenders: dict[str, Callable[[], None]], rounds: int) -> dict[str, list]:
+    """``(wall, CPU)`` seconds of every contender in each of ``rounds`` interleaved rounds
+    (after one untimed run each; the order alternates; a ``gc.collect()`` before each run)."""
+    for run in contenders.values():
+        run()
+    times: dict[str, list] = {name: [] for name in contenders}
+    names = list(contenders)
+    for index in range(max(1, rounds)):
+        for name in names if index % 2 == 0 else names[::-1]:
+            gc.collect()
+            wall, cpu = time.perf_counter(), time.thread_time()
+            contenders[name]()
+            times[name].append((time.perf_counter() - wall, time.thread_time() - cpu))
+    return times
+
+
+def _ratios(times: dict[str, list]) -> dict[str, float]:
+    """ball / mpmath decisions per second: of the best rounds, and the median per round
+    (wall clock and CPU clock)."""
+    ball, old = times["ball"], times["mpmath"]
+    return {
+        "best wall": min(r[0] for r in old) / min(r[0] for r in ball),
+        "best CPU": min(r[1] for r in old) / min(r[1] for r in ball),
+        "median wall": statistics.median(o[0] / b[0] for b, o in zip(ball, old)),
+        "median CPU": statistics.median(o[1] / b[1] for b, o in zip(ball, old)),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=60, help="draws per property (default 60)")
@@ -120,14 +155,17 @@ def main() -> None:
         return go
 
     started = time.perf_counter()
-    best = race({"ball": run("ball"), "mpmath": run("mpmath")}, args.rounds)
-    print(f"{total} draws of {len(cases)} properties, best of {args.rounds} interleaved rounds "
+    times = _race({"ball": run("ball"), "mpmath": run("mpmath")}, args.rounds)
+    print(f"{total} draws of {len(cases)} properties, {args.rounds} interleaved rounds "
           f"({time.perf_counter() - started:.1f} s in all)")
-    for path, seconds in best.items():
+    for path, rounds in times.items():
         undecided = verdicts[path].count(UNDECIDED)
-        print(f"{path:7s} {total / seconds:9.1f} decisions/s   {undecided:4d} undecided")
-    ratio = best["mpmath"] / best["ball"]
-    print(f"ratio ball / mpmath (decisions per second): {ratio:.2f}")
+        wall, cpu = min(r[0] for r in rounds), min(r[1] for r in rounds)
+        print(f"{path:7s} {total / wall:9.1f} decisions/s (wall), {total / cpu:9.1f} (CPU)   "
+              f"{undecided:4d} undecided")
+    ratio = _ratios(times)
+    print(f"ratio ball / mpmath (decisions per second): {ratio['best wall']:.2f}")
+    print("ratio ball / mpmath: " + ", ".join(f"{k} {v:.2f}" for k, v in ratio.items()))
     disagree = [(a, b) for a, b in zip(verdicts["ball"], verdicts["mpmath"])
                 if a != b and UNDECIDED not in (a, b)]
     print(f"draws both decide differently: {len(disagree)}"
@@ -139,7 +177,7 @@ def main() -> None:
         index += len(draws)
         print(f"  {name:34s} ball undecided {ball.count(UNDECIDED):3d}, mpmath refuted "
               f"{old.count(FAILS):3d}, ball refuted {ball.count(FAILS):3d}")
-    if not math.isfinite(ratio):
+    if not all(math.isfinite(v) for v in ratio.values()):
         raise SystemExit("a contender took no time")
 
 

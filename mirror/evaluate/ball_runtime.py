@@ -21,20 +21,43 @@ The precision is flint's (``flint.ctx.prec`` bits), set by the caller around an 
 
 from __future__ import annotations
 
+import functools
+import math
 from fractions import Fraction
 from typing import Any, Callable
 
 import numpy as np
 from flint import acb, arb, arb_mat, fmpq
 
-from mirror.evaluate.balls import (ball, decided_equal, difference_sign, enclosure,
-                                   exact_value, is_exact, sign_of)
+from mirror.evaluate.balls import (ONE_DRAW, ball, decided_equal, difference_sign, each,
+                                   enclosure, exact_value, is_exact, sign_of)
 from mirror.evaluate.functions import BallFunctions
 from mirror.evaluate.runtime import NumpyRuntime, install_unary
 from mirror.evaluate.truth import Truth
 
 #: An exact power ``p/q ^ n`` is computed exactly up to this many bits, else as a ball.
 EXACT_POWER_BITS = 1 << 16
+
+
+@functools.lru_cache(maxsize=16)
+def _decision_truth(ok: bool, decided: bool, err: float) -> Truth:
+    """The truth of one decided (or undecided) relation: read-only arrays, one object per
+    outcome, shared as :meth:`~mirror.evaluate.truth.Propositions.truth` shares constants
+    (nothing writes into a Truth's arrays; a new truth is built from them)."""
+    parts = (np.array([ok]), np.array([ok]), np.array([err]), np.array([decided]),
+             np.ones(1, dtype=bool))
+    for part in parts:
+        part.setflags(write=False)
+    return Truth(*parts)
+
+
+def _exact_float(v: float):
+    """A float64 draw exactly: ``fmpq`` (a finite float is a dyadic rational), ``+∞`` as
+    ``arb``'s, anything else non-finite as NaN."""
+    if math.isfinite(v):
+        p, q = v.as_integer_ratio()
+        return fmpq(p, q)
+    return arb.pos_inf() if v > 0 else arb.nan()
 
 
 class BallRuntime(BallFunctions, NumpyRuntime):
@@ -84,27 +107,23 @@ class BallRuntime(BallFunctions, NumpyRuntime):
         if arr.dtype.kind in "iub":
             return arr.astype(object) if arr.dtype.kind != "b" else arr
         out = np.empty(arr.shape, dtype=object)
+        if arr.shape == (1,) and arr.dtype.kind == "f":  # one real draw
+            out[0] = _exact_float(float(arr[0]))
+            return out
         flat = out.reshape(-1)
+        complex_values = np.iscomplexobj(arr)
         for i, v in enumerate(arr.reshape(-1)):
-            if np.iscomplexobj(arr):
+            if complex_values:
                 flat[i] = acb(complex(v))
-            elif np.isposinf(v):
-                flat[i] = arb.pos_inf()
-            elif not np.isfinite(v):
-                flat[i] = arb.nan()
             else:
-                exact = Fraction(float(v))  # a float64 is a dyadic rational, exactly
-                flat[i] = fmpq(exact.numerator, exact.denominator)
+                flat[i] = _exact_float(float(v))
         return out
 
     def _map(self, fn, x):
-        arr = x if isinstance(x, np.ndarray) else np.asarray(x, dtype=object)
-        if arr.dtype != object:
-            arr = arr.astype(object)
-        return np.frompyfunc(fn, 1, 1)(arr)
+        return each(fn, x)
 
     def _each2(self, fn, a, b):
-        return np.frompyfunc(fn, 2, 1)(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+        return each(fn, a, b)
 
     def rational(self, p: int, q: int):
         return fmpq(p, q)
@@ -371,8 +390,7 @@ class BallRuntime(BallFunctions, NumpyRuntime):
     # ---- relations --------------------------------------------------------------------------
 
     def _decision(self, value: bool, decided: bool, err: float = 0.0) -> Truth:
-        ok = np.array([bool(value) and decided])
-        return Truth(ok, ok.copy(), np.array([err]), np.array([bool(decided)]))
+        return _decision_truth(bool(value) and bool(decided), bool(decided), float(err))
 
     def _record(self, kind: str, a, b, value: bool | None) -> None:
         try:
@@ -384,8 +402,11 @@ class BallRuntime(BallFunctions, NumpyRuntime):
                            "decision": {True: "true", False: "false", None: "undecided"}[value]})
 
     def _pairs(self, a, b):
-        a = self.batched(np.asarray(a, dtype=object)).reshape(-1)
-        b = self.batched(np.asarray(b, dtype=object)).reshape(-1)
+        a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+        if a.shape in ONE_DRAW and b.shape in ONE_DRAW:
+            return [(a.reshape(-1)[0], b.reshape(-1)[0])]
+        a = self.batched(a).reshape(-1)
+        b = self.batched(b).reshape(-1)
         if a.size != b.size:
             a, b = np.broadcast_arrays(a, b)
         return list(zip(a, b))
@@ -432,13 +453,13 @@ class BallRuntime(BallFunctions, NumpyRuntime):
 
 def _ball_unary(name: str, numpy_name: str, mpmath_name: str) -> Callable:
     method = {"log_pos": "log", "sqrt_pos": "sqrt", "arctan": "atan"}.get(name, name)
+    # the value at an exact 0, computed exactly (None: the ball's)
+    at_zero = (0 if name in ("sin", "tan", "sinh", "tanh", "arctan")
+               else 1 if name in ("exp", "cos", "cosh") else None)
 
     def one(self, v):
-        if is_exact(v) and exact_value(v) == 0 and name in ("sin", "tan", "sinh", "tanh",
-                                                             "arctan"):
-            return 0
-        if is_exact(v) and exact_value(v) == 0 and name in ("exp", "cos", "cosh"):
-            return 1
+        if at_zero is not None and is_exact(v) and exact_value(v) == 0:
+            return at_zero
         return getattr(ball(v), method)()
 
     return lambda self, x: self._map(lambda v: one(self, v), x)

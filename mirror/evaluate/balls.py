@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 from flint import acb, arb, ctx, fmpq, fmpz
@@ -30,13 +30,49 @@ def working_precision(bits: int) -> Iterator[None]:
         ctx.prec = previous
 
 
+#: The shapes of one number of a batch of one (a scalar, one cell).
+ONE_DRAW = ((), (1,))
+
+
+def each(fn: Callable, *xs: Any) -> Any:
+    """``np.frompyfunc(fn, len(xs), 1)`` applied to ``xs`` as object arrays: ``fn`` on every
+    broadcast element. One draw (every operand a scalar or one cell, the ball runtime's case)
+    takes no ufunc: the same result, a scalar for scalars, else one cell."""
+    if len(xs) == 1:  # a unary function: the most frequent call, without the generality
+        arr = np.asarray(xs[0], dtype=object)
+        if arr.shape == (1,):
+            out = np.empty(1, dtype=object)
+            out[0] = fn(arr[0])
+            return out
+        if not arr.ndim:
+            return fn(arr[()])
+        return np.frompyfunc(fn, 1, 1)(arr)
+    arrays = [np.asarray(x, dtype=object) for x in xs]
+    if all(a.shape in ONE_DRAW for a in arrays):
+        value = fn(*(a.reshape(-1)[0] for a in arrays))
+        if not any(a.ndim for a in arrays):
+            return value
+        out = np.empty(1, dtype=object)
+        out[0] = value
+        return out
+    return np.frompyfunc(fn, len(arrays), 1)(*arrays)
+
+
 def is_exact(value: Any) -> bool:
     """Is ``value`` an exact number of this runtime (an integer or an ``fmpq``)?"""
+    kind = type(value)  # the common types first, without the isinstance chain
+    if kind is fmpq or kind is int:
+        return True
+    if kind is arb or kind is acb:
+        return False
     return isinstance(value, EXACT) and not isinstance(value, (bool, np.bool_))
 
 
 def exact_value(value: Any) -> Any:
     """An exact number as ``int`` or ``fmpq`` (numpy integers and ``Fraction`` converted)."""
+    kind = type(value)
+    if kind is fmpq or kind is int or kind is arb or kind is acb:
+        return value
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if isinstance(value, (int, np.integer, fmpz)):
@@ -49,6 +85,11 @@ def exact_value(value: Any) -> Any:
 def ball(value: Any) -> arb | acb:
     """A ball containing ``value`` (exact numbers are rounded outward at the working
     precision; ``fmpq`` converts to ``arb`` rigorously)."""
+    kind = type(value)
+    if kind is arb or kind is acb:
+        return value
+    if kind is fmpq or kind is int:
+        return arb(value)
     if isinstance(value, (arb, acb)):
         return value
     if isinstance(value, (complex, np.complexfloating)):
@@ -136,12 +177,19 @@ DYADIC_EXPONENT_LIMIT = 4096
 
 
 def _dyadic(value: arb) -> str:
+    """``m * 2^e`` (an exact arb) as ``str`` of the rational in lowest terms (``p`` or
+    ``p/q``, the sign on ``p``), by shifts rather than rational arithmetic."""
     mantissa, exponent = value.man_exp()
-    if abs(int(exponent)) > DYADIC_EXPONENT_LIMIT:
-        return f"{int(mantissa)}*2^{int(exponent)}"
-    exact = Fraction(int(mantissa)) * (Fraction(2) ** int(exponent))
-    return str(exact)
+    mantissa, exponent = int(mantissa), int(exponent)
+    if abs(exponent) > DYADIC_EXPONENT_LIMIT:
+        return f"{mantissa}*2^{exponent}"
+    if exponent >= 0 or mantissa == 0:
+        return str(mantissa << exponent if exponent >= 0 else 0)
+    # cancel the powers of 2 the mantissa shares with the denominator 2^-exponent
+    shift = min((mantissa & -mantissa).bit_length() - 1, -exponent)
+    mantissa, exponent = mantissa >> shift, exponent + shift
+    return str(mantissa) if exponent == 0 else f"{mantissa}/{1 << -exponent}"
 
 
-__all__ = ["EXACT", "ball", "decided_equal", "difference_sign", "enclosure", "exact_value",
+__all__ = ["EXACT", "ONE_DRAW", "ball", "each", "decided_equal", "difference_sign", "enclosure", "exact_value",
            "is_exact", "is_top", "sign_of", "working_precision"]

@@ -20,7 +20,8 @@ import numpy as np
 
 from flint import arb, fmpq
 
-from mirror.evaluate.balls import ball, difference_sign, exact_value, is_exact, is_top, sign_of
+from mirror.evaluate.balls import (ball, difference_sign, each, exact_value, is_exact, is_top,
+                                   sign_of)
 from mirror.translate.digits import digit_at, digit_length, digit_sum
 from mirror.translate.integers import int_fdiv, int_tdiv, nat_log
 
@@ -371,8 +372,7 @@ class BallFunctions:
     the runtime's evaluation is marked undecided (``self.unsure``)."""
 
     def _each(self, fn: Callable, *xs) -> np.ndarray:
-        arrays = [np.asarray(x, dtype=object) for x in xs]
-        return np.frompyfunc(fn, len(arrays), 1)(*arrays)
+        return each(fn, *xs)
 
     def _ratio(self, x, num: str, den: str, name: str):
         def one(v):

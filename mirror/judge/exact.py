@@ -38,7 +38,6 @@ from mirror.evaluate.runtime import MpRuntime, OutOfDomain
 from mirror.judge.guard import Guard
 from mirror.judge.identity import (EVALUATION_SECONDS, SymbolicRuntime, SympyRuntime,
                                    symbolic_draw)
-from mirror.sample.strategies import stack
 
 #: Working precisions, in bits: from :func:`start_bits` (doubling) up to this one.
 MAX_BITS = 8192
@@ -98,25 +97,42 @@ UNKNOWN = (None, False)
 
 
 def as_batch(example: dict[str, Any], plan: dict) -> dict[str, Any]:
-    """One example as a batch of one, keyed by parameter name."""
-    return stack([example], plan)
+    """One example as a batch of one, keyed by parameter name: what
+    :func:`~mirror.sample.strategies.stack` makes of one draw (a new array with a leading axis
+    of length 1), without its general stacking."""
+    return {entry["param"]: np.asarray(example[entry["name"]])[None].copy()
+            for entry in plan["variables"]}
 
 
 def _part(truth) -> tuple[bool | None, bool]:
     """``(value, known)`` of a part: ``value`` ``None`` when no enclosure decides it;
     ``known`` false when it was seen on a finite part of an infinite domain only
     (:mod:`mirror.evaluate.polarity`)."""
-    known = bool(np.asarray(truth.known).reshape(-1)[0])
-    if not bool(np.asarray(truth.sure).reshape(-1)[0]):
+    known = _first(truth.known)
+    if not _first(truth.sure):
         return None, known
-    return bool(np.asarray(truth.ok).reshape(-1)[0]), known
+    return _first(truth.ok), known
 
 
-def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt) -> tuple:
+def _first(values) -> bool:
+    """The first (the draw's) entry of a truth's part, as a bool."""
+    if type(values) is np.ndarray and values.shape == (1,):
+        return bool(values[0])
+    return bool(np.asarray(values).reshape(-1)[0])
+
+
+def _evaluate(function: Callable, plan: dict, example: dict[str, Any], rt,
+              batch: dict[str, Any] | None = None) -> tuple:
     """``(hypotheses, conclusion)`` states of one rigorous evaluation (``None`` undecided);
-    an evaluation that leaves the sampled domain is ``("out", "out")``."""
+    an evaluation that leaves the sampled domain is ``("out", "out")``. ``batch`` is
+    :func:`as_batch` of the example when the caller has it already (each evaluation lifts
+    its own copy: a property never sees another evaluation's arrays)."""
     try:
-        values = {k: rt.lift(v) for k, v in as_batch(example, plan).items()}
+        if batch is None:
+            batch = as_batch(example, plan)
+        else:
+            batch = {k: v.copy() for k, v in batch.items()}
+        values = {k: rt.lift(v) for k, v in batch.items()}
         hyp, concl = function(rt, **values)
     except OutOfDomain:
         return "out", "out"
@@ -156,11 +172,20 @@ def _combine(first: tuple, second: tuple | None) -> tuple:
     return (a if a is not None else b), a_known and b_known
 
 
+#: Scalar float types a draw comes as (``start_bits`` reads them without an array).
+_FLOAT_SCALARS = frozenset({float, np.float64})
+
+
 def start_bits(example: dict[str, Any]) -> int:
     """The starting precision: :data:`START_BITS` plus the binary orders of magnitude the
     draws span, so that ``x + 1e300 - 1e300`` keeps ``x`` at the first precision."""
     magnitudes = []
     for value in example.values():
+        if type(value) in _FLOAT_SCALARS:  # one float draw (the common case), without arrays
+            size = abs(float(value))
+            if size > 0 and math.isfinite(size):
+                magnitudes.extend([math.log2(size)] * 2)
+            continue
         arr = np.asarray(value)
         if arr.dtype.kind not in "fc" or arr.size == 0:
             continue
@@ -197,6 +222,10 @@ def decide(
     if tolerance is not None:
         return _within_tolerance(function, plan, example, bindings, tolerance)
     bits = start_bits(example)
+    try:  # once: every precision lifts the same values (a failure is _evaluate's to report)
+        batch = as_batch(example, plan)
+    except (ArithmeticError, ValueError, TypeError):
+        batch = None
     identity: tuple | None = None
     reasons: list[str] = []
     previous: list[float] | None = None
@@ -204,7 +233,7 @@ def decide(
         rt = BallRuntime(nat_domain, bindings)
         started = time.monotonic()
         with working_precision(bits):
-            hyp, concl = _evaluate(function, plan, example, rt)
+            hyp, concl = _evaluate(function, plan, example, rt, batch)
         seconds = time.monotonic() - started
         if hyp == "out":
             return Decision(UNDECIDED, OUTSIDE, math.nan, bits)
@@ -216,7 +245,7 @@ def decide(
         reasons = rt.reasons or [entry["relation"] + " not decided by its enclosure"
                                  for entry in rt.trace if entry["decision"] == "undecided"][:3]
         if identity is None:
-            identity = _sympy_states(function, plan, example, bindings)
+            identity = _sympy_states(function, plan, example, bindings, batch)
         try:
             verdict = _verdict(_combine(hyp, identity[0]), _combine(concl, identity[1]))
         except ArithmeticError as exc:
@@ -240,6 +269,14 @@ def _log2_size(text: str) -> float:
     if "*2^" in text:
         mantissa, exponent = text.split("*2^")
         return abs(int(mantissa)).bit_length() + int(exponent)
+    numerator, slash, denominator = text.partition("/")
+    digits = numerator[1:] if numerator[:1] == "-" else numerator
+    if (digits.isascii() and digits.isdigit() and (not slash or (denominator.isascii()
+                                                                and denominator.isdigit()))):
+        # an enclosure's own text (``p`` or ``p/q`` in lowest terms): read without Fraction
+        p, q = int(numerator), int(denominator) if slash else 1
+        if q and math.gcd(p, q) == 1:
+            return -math.inf if p == 0 else abs(p).bit_length() - q.bit_length()
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -279,10 +316,13 @@ _IDENTITIES: "weakref.WeakKeyDictionary[Callable, dict]" = weakref.WeakKeyDictio
 
 
 def _identities(function: Callable, plan: dict, example: dict[str, Any],
-                bindings: dict[str, Callable] | None) -> frozenset:
+                bindings: dict[str, Callable] | None,
+                batch: dict[str, Any] | None = None) -> frozenset:
     """The statement's identities (proved on symbols once per draw signature) instantiated at
-    ``example``: differences the draw's sympy evaluation need not prove again."""
-    batch = as_batch(example, plan)
+    ``example``: differences the draw's sympy evaluation need not prove again. ``batch``:
+    :func:`as_batch` of the example, when the caller has it (only read here)."""
+    if batch is None:
+        batch = as_batch(example, plan)
     signature = tuple((k, np.asarray(v).dtype.kind, np.asarray(v).shape)
                       for k, v in sorted(batch.items()))
     per_function = _IDENTITIES.setdefault(function, {})
@@ -320,12 +360,14 @@ def _prove_identities(function: Callable, plan: dict, batch: dict[str, Any],
 
 
 def _sympy_states(function: Callable, plan: dict, example: dict[str, Any],
-                  bindings: dict[str, Callable] | None) -> tuple:
-    """The parts the sympy runtime decides at the draw (``(None, None)`` when it cannot)."""
+                  bindings: dict[str, Callable] | None,
+                  batch: dict[str, Any] | None = None) -> tuple:
+    """The parts the sympy runtime decides at the draw (``(None, None)`` when it cannot);
+    ``batch``: :func:`as_batch` of the example, when the caller has it."""
     rt = SympyRuntime(plan["settings"]["nat_domain"], bindings,
-                      known_zero=_identities(function, plan, example, bindings))
+                      known_zero=_identities(function, plan, example, bindings, batch))
     states = Guard(EVALUATION_SECONDS).call("sympy at the draw", _evaluate, function, plan,
-                                            example, rt)
+                                            example, rt, batch)
     return (None, None) if states is None or states[0] == "out" else states
 
 

@@ -100,7 +100,8 @@ class SympyRuntime(BallRuntime):
         for i, v in enumerate(arr.reshape(-1)):
             if not np.isfinite(v):
                 raise TypeError(f"SympyRuntime: a non-finite draw {v}")
-            flat[i] = _number(Fraction(float(v)))
+            # a float64 is a dyadic rational, exactly (what Fraction(float(v)) holds)
+            flat[i] = sp.Rational(*float(v).as_integer_ratio())
         return out
 
     def rational(self, p: int, q: int):
