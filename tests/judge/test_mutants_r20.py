@@ -552,3 +552,71 @@ def test_holds_is_exact_or_within_an_equations_tolerance():
         ok = np.array([True, False, False, True])
         exact = np.array([False, True, False, True])
     assert holds(T()).tolist() == [True, True, False, True]
+
+
+# ---- functions no selected test reached last round ---------------------------------------------
+
+from flint import arb, fmpq  # noqa: E402
+
+from mirror.evaluate.ball_runtime import BallRuntime  # noqa: E402
+
+
+def lean_nat_digits(b: int, n: int) -> list[int]:
+    """``Nat.digits b n`` by its defining equations: ``Nat.digits_zero_succ`` (base 0:
+    ``[n]``), ``Nat.digits_one`` (base 1: ``n`` ones), ``Nat.digits_add_two_add_one``."""
+    if n == 0:
+        return []
+    if b == 0:
+        return [n]
+    if b == 1:
+        return [1] * n
+    return [n % b] + lean_nat_digits(b, n // b)
+
+
+def test_digit_length_in_numpy_is_the_length_of_nat_digits():
+    rt = NumpyRuntime(1, 8)
+    cases = [(b, n) for b in range(0, 5) for n in (0, 1, 5, 9, 16, 1234)] + [(10, 10 ** 12)]
+    b = np.array([c[0] for c in cases])
+    n = np.array([c[1] for c in cases])
+    assert rt.digit_length(b, n).tolist() == [len(lean_nat_digits(*c)) for c in cases]
+    assert rt.digit_sum(b, n).tolist() == [sum(lean_nat_digits(*c)) for c in cases]
+
+
+def test_rat_num_and_den_of_floats_are_those_of_their_exact_values():
+    """``Rat.num``/``Rat.den`` of a float's value (``0.75 = 3/4``); an integer's den is 1."""
+    rt = NumpyRuntime(1, 8)
+    q = np.array([0.75, -2.5, 3.0, 0.0, 0.1])
+    assert rt.rat_num(q).tolist() == [3, -5, 3, 0, 3602879701896397]
+    assert rt.rat_den(q).tolist() == [4, 2, 1, 1, 36028797018963968]
+    assert rt.rat_den(np.array([7, -3])).tolist() == [1, 1]
+    assert np.isnan(rt.rat_den(np.array([math.inf]))).all()
+
+
+def test_rat_num_and_den_on_exact_balls_and_undecided_on_inexact_ones():
+    rt = BallRuntime(8)
+    q = np.array([fmpq(6, -4), fmpq(5), 7], dtype=object)
+    assert [int(v) for v in rt.rat_num(q)] == [-3, 5, 7]
+    assert [int(v) for v in rt.rat_den(q)] == [2, 1, 1]
+    assert not rt.undecided
+    out = rt.rat_den(np.array([arb(1) / 3], dtype=object))
+    assert rt.undecided and not out[0].is_finite()
+
+
+def test_ball_max_and_min_over_a_range_are_exact():
+    """``Finset.sup'``/``inf'`` of ``i ↦ (i - 2)² / 3`` over ``range 5``: ``4/3`` and ``0``,
+    exactly; per draw, with each draw's own bounds."""
+    rt = BallRuntime(8)
+
+    def body(i):
+        return np.array([fmpq((int(i) - 2) ** 2, 3)], dtype=object)
+
+    top = rt.extremum_range(body, 0, 5, 1, None)
+    low = rt.extremum_range(body, 0, 5, -1, None)
+    assert np.asarray(top).reshape(-1).tolist() == [fmpq(4, 3)]
+    assert np.asarray(low).reshape(-1).tolist() == [0]
+    one = rt.extremum_range(body, 3, 4, 1, None)
+    assert np.asarray(one).reshape(-1).tolist() == [fmpq(1, 3)]
+    assert not rt.undecided
+    # an empty range with no Lean value (sup' needs a nonempty set): undecided, never a value
+    empty = rt.extremum_range(body, 2, 2, 1, None)
+    assert rt.undecided and not np.asarray(empty).reshape(-1)[0].is_finite()
