@@ -620,3 +620,26 @@ def test_ball_max_and_min_over_a_range_are_exact():
     # an empty range with no Lean value (sup' needs a nonempty set): undecided, never a value
     empty = rt.extremum_range(body, 2, 2, 1, None)
     assert rt.undecided and not np.asarray(empty).reshape(-1)[0].is_finite()
+
+
+def test_ball_abs_of_an_exact_integer_is_exact_at_any_size():
+    """``|−2⁶³| = 2⁶³`` (an int64 draw is an integer, not a machine word: no wrap-around)."""
+    rt = BallRuntime(8)
+    out = rt.abs(np.array([np.int64(-2 ** 63), fmpq(-1, 3), -5], dtype=object))
+    assert [v for v in out] == [2 ** 63, fmpq(1, 3), 5]
+    assert type(out[0]) is int and type(out[1]) is fmpq
+
+
+def test_nat_log_is_exact_on_large_powers():
+    """``Nat.log b (b ^ k) = k`` (``Nat.log_pow``) and one less just below, at sizes where a
+    float quotient would round."""
+    for b, k in ((3, 40), (10, 25), (7, 30)):
+        assert I.nat_log(b, b ** k) == k and I.nat_log(b, b ** k - 1) == k - 1
+        assert I.NatLog(sp.Integer(b), sp.Integer(b ** k - 1)) == k - 1
+
+
+def test_integer_functions_with_one_numeral_argument_stay_unevaluated():
+    """``x / 3`` or ``7 % y`` with the other argument unknown is no number."""
+    x = sp.Symbol("x", integer=True)
+    for f in (I.NatDiv, I.IntDiv, I.NatMod, I.NatGcd, I.IntTDiv, I.IntFMod):
+        assert isinstance(f(x, sp.Integer(3)), f) and isinstance(f(sp.Integer(7), x), f)
