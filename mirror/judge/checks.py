@@ -41,6 +41,9 @@ from mirror.evaluate.runtime import NumpyRuntime, OutOfDomain
 from mirror.sample.strategies import (examples, group_by_shape, sample_batch, stack,
                                unambiguous_size)
 
+# Mutation testing covers the classification of a draw (Judge, holds); the Hypothesis and
+# sweep drivers, their budgets and the symbolic settling are left out.
+# pragma: no mutate start
 #: Passing sweep draws that are re-decided exactly per statement (the closest calls first);
 #: the rest of the fragile ones are not counted as examples.
 SWEEP_EXACT = 64
@@ -80,6 +83,7 @@ class _OutOfBudget(BaseException):
     """Stops Hypothesis when the time budget is spent (the examples so far still count)."""
 
 
+# pragma: no mutate end
 class Judge:
     """Classifies draws: float64 decides the clear ones, :func:`mirror.judge.exact.decide` the rest."""
 
@@ -227,6 +231,7 @@ def holds(truth) -> np.ndarray:  # float64 truth: exact, or within an equation's
     return np.asarray(truth.ok) | np.asarray(truth.exact)
 
 
+# pragma: no mutate start
 def evaluate(function: Callable, plan: dict, values: dict[str, Any], rt) -> tuple:
     """Run ``function`` on batched ``values``; ``(valid, hypotheses, conclusion)``.
     Floating-point warnings are off for the whole evaluation (:mod:`mirror.evaluate.runtime`)."""
@@ -480,3 +485,4 @@ def settle_symbolically(statement, time_limit: float | None = None) -> str | Non
 
 __all__ = ["Judge", "Outcome", "Tally", "conformance_adapter", "evaluate", "faithful", "holds", "readable",
            "run_property", "settle_symbolically"]
+# pragma: no mutate end
