@@ -382,6 +382,11 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     started = time.monotonic()
     if mirror.role == "theorem" and settings.symbolic and not mirror.bound_to:
         settled = guard.call("presettle", presettle, mirror.statement)
+        if guard.failed and guard.failure.timed_out:
+            # solving the hypotheses is a search: unfinished, it decides nothing, and the
+            # draws must not run in its place (they would read a membership condition on the
+            # sampled prefix only), so the row is inconclusive
+            return _out_of_time(mirror, guard, "solving the hypotheses")
         if guard.failed:
             return _error_result(mirror, guard.failure, guard.elapsed)
         if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
@@ -401,14 +406,19 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     if guard.failed and guard.failure.timed_out and guard.failure.stage == "check":
         # the property run honours its budget between draws; past the hard limit it was slow,
         # not wrong: nothing it saw counts (a verdict needs the run's tally), so inconclusive
-        return _result(mirror, "inconclusive", duration=round(guard.elapsed, 3),
-                       reason="stopped by the time budget: the check ran past the statement's "
-                              f"limit ({guard.failure.message}) before it could end on its own; "
-                              "no draw of it counts")
+        return _out_of_time(mirror, guard, "the check")
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
     outcome = with_rejections(mirror, outcome, settings.seed)  # by which hypothesis
     return _verdict(mirror, outcome, symbolic, guard.elapsed)
+
+
+def _out_of_time(mirror: Mirror, guard: Guard, what: str) -> StatementResult:
+    """``inconclusive``: a search stage (``what``) ran past the statement's hard limit."""
+    return _result(mirror, "inconclusive", duration=round(guard.elapsed, 3),
+                   reason=f"stopped by the time budget: {what} ran past the statement's limit "
+                          f"({guard.failure.message}) before it could end on its own; "
+                          "nothing it saw counts")
 
 
 def _error_result(mirror: Mirror, failure: Failure | None, elapsed: float) -> StatementResult:

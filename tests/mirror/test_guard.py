@@ -153,3 +153,24 @@ def test_a_property_run_past_the_hard_limit_is_inconclusive_not_an_error(monkeyp
     assert result.mirror_status == "inconclusive", result.reason
     assert result.reason.startswith("stopped by the time budget: the check ran past the "
                                     "statement's limit (limit 0.5 s)")
+
+
+def test_solving_the_hypotheses_past_the_hard_limit_is_inconclusive_and_draws_nothing(
+        monkeypatch):
+    """miniF2F ``mathd_numbertheory_427`` was an ``error`` row: solving its hypotheses
+    (presettle) ran past the limit. An unfinished search decides nothing, so the row is
+    ``inconclusive`` — and the draws do not run in its place (they would read a membership
+    condition on the sampled prefix only)."""
+    from dataclasses import replace
+
+    mirrors = {m.name: m for m in build_mirrors(pipeline.extract_project(PLANTED, "scanner"))}
+    monkeypatch.setattr(pipeline, "presettle", lambda *args, **kwargs: _spin())
+    drawn = []
+    monkeypatch.setattr(pipeline, "run_property", lambda *args, **kwargs: drawn.append(1))
+    settings = CheckSettings(max_examples=5, sweep=0, statement_timeout=0.5)
+    mirror = replace(mirrors["Planted.sq_nonneg'"], build_seconds=0.0)
+    result = pipeline.check_mirror(mirror, settings)
+    assert result.mirror_status == "inconclusive", result.reason
+    assert result.reason.startswith("stopped by the time budget: solving the hypotheses ran "
+                                    "past the statement's limit (limit 0.5 s)")
+    assert drawn == []
