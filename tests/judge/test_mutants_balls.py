@@ -164,21 +164,24 @@ def test_rpow_of_balls_and_undecided_exponent_of_zero():
 
 
 def test_maximum_minimum_and_undecided_comparisons():
-    rt = _rt()
-    assert rt.maximum(_obj(1), _obj(fmpq(5, 2)), _obj(2)).reshape(-1)[0] == fmpq(5, 2)
-    assert rt.minimum(_obj(1), _obj(fmpq(5, 2)), _obj(2)).reshape(-1)[0] == 1
-    assert rt.maximum(_obj(3), _obj(3)).reshape(-1)[0] == 3
-    assert rt.minimum(_obj(fmpq(-1, 2)), _obj(0)).reshape(-1)[0] == fmpq(-1, 2)
-    fuzzy = arb(1, 1e-20)
-    hi = rt.maximum(_obj(fuzzy), _obj(1)).reshape(-1)[0]
-    lo = rt.minimum(_obj(fuzzy), _obj(1)).reshape(-1)[0]
-    assert hi.contains(1) and hi.contains(fuzzy) and lo.contains(1) and lo.contains(fuzzy)
-    assert hi.upper() >= fuzzy.upper() and lo.lower() <= fuzzy.lower()
-    wide = arb(1, 0.5)  # [0.5, 1.5] against 1.2: undecided, the result is arb's max / min
-    hi = rt.maximum(_obj(wide), _obj(fmpq(6, 5))).reshape(-1)[0]
-    lo = rt.minimum(_obj(wide), _obj(fmpq(6, 5))).reshape(-1)[0]
-    assert hi.contains(1.5) and hi.contains(fmpq(6, 5)) and not hi.contains(0.75)
-    assert lo.contains(0.5) and lo.contains(fmpq(6, 5)) and not lo.contains(1.4)
+    # at a set precision: the enclosures below depend on it (the global one can be left
+    # changed by an earlier test in the same worker)
+    with working_precision(64):
+        rt = _rt()
+        assert rt.maximum(_obj(1), _obj(fmpq(5, 2)), _obj(2)).reshape(-1)[0] == fmpq(5, 2)
+        assert rt.minimum(_obj(1), _obj(fmpq(5, 2)), _obj(2)).reshape(-1)[0] == 1
+        assert rt.maximum(_obj(3), _obj(3)).reshape(-1)[0] == 3
+        assert rt.minimum(_obj(fmpq(-1, 2)), _obj(0)).reshape(-1)[0] == fmpq(-1, 2)
+        fuzzy = arb(1, 1e-20)
+        hi = rt.maximum(_obj(fuzzy), _obj(1)).reshape(-1)[0]
+        lo = rt.minimum(_obj(fuzzy), _obj(1)).reshape(-1)[0]
+        assert hi.contains(1) and hi.contains(fuzzy) and lo.contains(1) and lo.contains(fuzzy)
+        assert hi.upper() >= fuzzy.upper() and lo.lower() <= fuzzy.lower()
+        wide = arb(1, 0.5)  # [0.5, 1.5] against 1.2: undecided, the result is arb's max / min
+        hi = rt.maximum(_obj(wide), _obj(fmpq(6, 5))).reshape(-1)[0]
+        lo = rt.minimum(_obj(wide), _obj(fmpq(6, 5))).reshape(-1)[0]
+        assert hi.contains(1.5) and hi.contains(fmpq(6, 5)) and not hi.contains(0.75)
+        assert lo.contains(0.5) and lo.contains(fmpq(6, 5)) and not lo.contains(1.4)
 
 
 def test_integral_by_arb_integration():
