@@ -288,10 +288,9 @@ def log_zero(expr: sp.Basic) -> bool:
 def log_ball(expr: sp.Basic, prec: int = 128):
     """An Arb ball (python-flint) around a closed expression of rationals, ``log`` of
     positive rationals, ``+``, ``·``, integer powers and powers of positive rational bases,
-    or ``None`` for anything else (or a division by a ball containing ``0``)."""
+    or ``None`` for anything else (or a division by a ball containing ``0``). The ball is
+    computed at ``prec`` bits; flint's global precision is restored afterwards."""
     import flint
-
-    flint.ctx.prec = prec
 
     def ball(e):
         if e.is_Rational:
@@ -319,10 +318,14 @@ def log_ball(expr: sp.Basic, prec: int = 128):
                 return (ball(exponent) * ball(base).log()).exp()
         raise ValueError(e)
 
+    previous = flint.ctx.prec
+    flint.ctx.prec = prec
     try:
         return ball(expr)
     except (ValueError, ZeroDivisionError):
         return None
+    finally:
+        flint.ctx.prec = previous
 
 
 __all__ = ["log_ball", "log_form", "log_zero", "prime_log", "solve_exponentials"]

@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from mirror.sample.residues import cover
-from mirror.sample.exponentials import log_zero, solve_exponentials
+from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
 from mirror.sample.recurrences import unfold
 from mirror.translate.types import Ty
 from mirror.translate.values import Statement, Variable
@@ -139,3 +139,20 @@ def test_a_sequence_read_at_a_variable_index_is_not_unfolded():
                              sp.Eq(V.Index(s, 3), 5)))
     assert done.statement.conclusion == sp.Eq(sp.Symbol("s_0") + 3, 5) or \
         str(done.statement.conclusion) == "Eq(s_0 + 3, 5)"
+
+
+def test_a_log_ball_is_computed_at_its_precision_and_leaves_flints_alone():
+    import flint
+
+    previous = flint.ctx.prec
+    try:
+        flint.ctx.prec = 53
+        value = log_ball(sp.log(2) * 3 - sp.log(8) + sp.Rational(1, 3), prec=200)
+        assert flint.ctx.prec == 53
+        # 3 log 2 - log 8 = 0 exactly: the ball is 1/3 within 200-bit rounding
+        flint.ctx.prec = 240
+        error = value - flint.arb(1) / 3
+        assert error.contains(0)
+        assert abs(error).upper() < flint.arb(2) ** -180
+    finally:
+        flint.ctx.prec = previous
