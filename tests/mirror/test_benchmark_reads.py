@@ -4,7 +4,7 @@ refuted; a construct left out says why instead of failing."""
 
 from __future__ import annotations
 
-from tests.mirror.test_vocabulary_reads import assert_twins
+from tests.mirror.test_vocabulary_reads import assert_twins, assert_untranslatable
 
 
 def test_a_binder_applied_to_a_function_takes_its_domain(lean_verdicts):
@@ -31,8 +31,7 @@ def test_is_least_of_an_untyped_set_is_over_nat_by_the_numeral_default(lean_verd
         # a constant of a fixed type (Real.sqrt) would fix ℝ: no default is taken
         "theorem isLeast_sqrt : IsLeast {x | Real.sqrt x = 2} 4 := by sorry\n")
     assert_twins(verdicts, ("isLeast_sum_sq",), ("isLeast_sum_sq_false",))
-    assert verdicts["isLeast_sqrt"].mirror_status == "untranslatable"
-    assert "cannot infer the type" in verdicts["isLeast_sqrt"].reason
+    assert_untranslatable(verdicts, "isLeast_sqrt", "cannot infer the type")
 
 
 def test_a_relation_on_a_quotient_of_sums_is_read(lean_verdicts):
@@ -57,9 +56,7 @@ def test_an_integer_literal_too_long_to_print_is_untranslatable_not_an_error(lea
     verdicts = lean_verdicts(
         "theorem big_literal (x : ℝ) (hx : x = 2001 ^ 1002 - 2001 ^ (-1002 : ℤ)) :\n"
         "    x ≠ 0 := by sorry\n")
-    row = verdicts["big_literal"]
-    assert row.mirror_status == "untranslatable", (row.mirror_status, row.reason)
-    assert "integer literal" in row.reason
+    assert_untranslatable(verdicts, "big_literal", "integer literal")
 
 
 def test_a_definition_repeated_in_two_files_is_read_from_the_theorems_own_file(tmp_path):
@@ -94,6 +91,4 @@ def test_an_expansion_into_a_huge_body_is_refused_before_it_runs(lean_verdicts):
     verdicts = lean_verdicts(
         "theorem strictMono_big (a : Fin 2011 → ℝ) (ha : StrictMono a) :\n"
         "    a 0 ≤ a 1 := by sorry\n")
-    row = verdicts["strictMono_big"]
-    assert row.mirror_status == "untranslatable", (row.mirror_status, row.reason)
-    assert "too large to expand" in row.reason
+    assert_untranslatable(verdicts, "strictMono_big", "too large to expand")

@@ -20,6 +20,13 @@ def assert_twins(verdicts, true_names, false_names) -> None:
         assert verdicts[name].mirror_status == "refuted", (name, verdicts[name].reason)
 
 
+def assert_untranslatable(verdicts, name, phrase) -> None:
+    """``name`` is untranslatable and its reason says ``phrase``."""
+    row = verdicts[name]
+    assert row.mirror_status == "untranslatable", (name, row.mirror_status, row.reason)
+    assert phrase in row.reason, (name, row.reason)
+
+
 def test_mod_notation_is_nat_modeq(lean_verdicts):
     verdicts = lean_verdicts(
         # Nat.ModEq.modulus_mul_add: m * a + b ≡ b [MOD m]
