@@ -20,6 +20,7 @@ import sympy as sp
 from mirror.evaluate.ball_runtime import EXACT_POWER_BITS, BallRuntime
 from mirror.evaluate.runtime import install_unary
 from mirror.evaluate.truth import Truth
+from mirror.judge.arctans import arctan_sum_is_zero
 from mirror.judge.guard import Guard
 from mirror.translate.reals import (LeanArcsin, LeanCot, LeanDiv, LeanLog, LeanRpow, LeanSqrt,
                                     LeanTan, known_nonzero)
@@ -224,8 +225,12 @@ class SympyRuntime(BallRuntime):
     def _zero(self, difference: sp.Basic) -> bool:
         """Is ``difference`` proved to be 0? Cheap rewritings first (powers of one base
         combined: ``x ^ (y - 1) - x ^ y / x``), then sympy's ``simplify``, each within the
-        bound (none assumes anything sympy does not know of the numbers)."""
+        bound (none assumes anything sympy does not know of the numbers). A sum of
+        arctangents of rationals and ``π`` is decided exactly first
+        (:func:`mirror.judge.arctans.arctan_sum_is_zero`)."""
         if difference == 0 or difference in self.known_zero:
+            return True
+        if difference.has(sp.atan) and arctan_sum_is_zero(difference):
             return True
         for rewrite in _REWRITES:
             guard = Guard(self.seconds)
