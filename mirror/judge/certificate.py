@@ -16,8 +16,15 @@ Version 3 adds algebraic draw values (``{"algebraic": {"polynomial": [...], "int
 [lo, hi]}}``: an irrational solution of the hypotheses, verified by
 :mod:`mirror.judge.checker_algebraic`) and conformance certificates (``"kind":
 "conformance"``: a kernel's recorded output against Lean's value, checked by
-:mod:`mirror.judge.checker_kernel`; :func:`build_conformance`). Versions 1 and 2 are still
-read::
+:mod:`mirror.judge.checker_kernel`; :func:`build_conformance`).
+
+Version 4 adds recurrence certificates (``"kind": "recurrence"``: sequences drawn as exact
+prefixes, the recurrence hypotheses named and decided by
+:mod:`mirror.judge.checker_recurrence`), complex kernel outputs (entries ``{"re", "im"}``,
+:mod:`mirror.judge.checker_complex`) and a theorem refuted by a bound kernel's output
+(``"kind": "kernel-output"``, :func:`build_kernel_output`,
+:mod:`mirror.judge.checker_kernel_output`). A certificate is written at the least version
+that has its forms (:data:`VERSION` for a plain one). Versions 1–3 are still read::
 
     {"format": "leanmirror-certificate", "version": 2, "statement": "Toy.foo",
      "draw": {"x": "1/1000000000000000000000000000000"},

@@ -436,6 +436,9 @@ def check_conformance(statement: Any, certificate: dict, draw: dict, binding: di
         reference = None if stated_reference is None else parse_output(
             stated_reference.get("values") if isinstance(stated_reference, dict) else None,
             "reference_output")
+        if certificate.get("version", 0) < 4 and any(
+                isinstance(entry, tuple) for entry in output + (reference or [])):
+            return Verdict(False, "complex output entries need certificate version 4")
         problem = _check_draw(statement, draw, dtype, binding.get("domain") or {})
         if problem:
             return Verdict(False, problem)

@@ -221,7 +221,7 @@ def _inf_lane(c):
     c["output"]["values"][0]["im"] = "inf"
 
 
-@pytest.mark.parametrize("change", [_conjugated_back, _lean_im, _complex_budget])
+@pytest.mark.parametrize("change", [_conjugated_back, _lean_im, _complex_budget, _complex_v3])
 def test_a_tampered_complex_certificate_is_rejected(rows, change):
     mirror, row = rows["Certs.phase.conformance"]
     _tampered(mirror, row.certificate, change)
