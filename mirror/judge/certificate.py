@@ -16,8 +16,15 @@ Version 3 adds algebraic draw values (``{"algebraic": {"polynomial": [...], "int
 [lo, hi]}}``: an irrational solution of the hypotheses, verified by
 :mod:`mirror.judge.checker_algebraic`) and conformance certificates (``"kind":
 "conformance"``: a kernel's recorded output against Lean's value, checked by
-:mod:`mirror.judge.checker_kernel`; :func:`build_conformance`). Versions 1 and 2 are still
-read::
+:mod:`mirror.judge.checker_kernel`; :func:`build_conformance`).
+
+Version 4 adds recurrence certificates (``"kind": "recurrence"``: sequences drawn as exact
+prefixes, the recurrence hypotheses named and decided by
+:mod:`mirror.judge.checker_recurrence`), complex kernel outputs (entries ``{"re", "im"}``,
+:mod:`mirror.judge.checker_complex`) and a theorem refuted by a bound kernel's output
+(``"kind": "kernel-output"``, :func:`build_kernel_output`,
+:mod:`mirror.judge.checker_kernel_output`). A certificate is written at the least version
+that has its forms (:data:`VERSION` for a plain one). Versions 1–3 are still read::
 
     {"format": "leanmirror-certificate", "version": 2, "statement": "Toy.foo",
      "draw": {"x": "1/1000000000000000000000000000000"},
@@ -43,10 +50,20 @@ from mirror.judge.checker import CheckerError, evaluate_parts
 from mirror.judge.checker_algebraic import AlgebraicPoint
 
 FORMAT = "leanmirror-certificate"
+#: The version of a plain certificate and of a real conformance certificate: a certificate is
+#: written at the least version that has its forms.
 VERSION = 3
+#: The version of the forms added last: recurrence certificates, complex kernel outputs and
+#: a theorem's kernel observations (``"kind": "recurrence"`` / ``"kernel-output"``).
+LATEST = 4
 #: The versions :func:`validate` reads (1: no ``⊤``; 2: no algebraic numbers, no kernel
-#: observations).
-VERSIONS = (1, 2, 3)
+#: observations; 3: no recurrences, no complex outputs, no theorem's kernel observations).
+VERSIONS = (1, 2, 3, 4)
+#: What a recurrence certificate says of the sequences in its draw.
+RECURRENCE_NOTE = ("each sequence is its exact prefix s 0 … s N; the checker decides each "
+                   "recurrence named here from the statement itself: the prefix satisfies it "
+                   "wherever it reads only the prefix, and it is solvable for its top term, so "
+                   "the prefix extends to a sequence satisfying it for every n")
 #: ``⊤ : ℝ≥0∞`` as a draw value (from version 2).
 TOP_TEXT = "⊤"
 
@@ -140,26 +157,49 @@ def _decision_text(value: bool | None) -> str:
     return {True: "true", False: "false", None: "undecided"}[value]
 
 
-def build(statement: Any, name: str, example: dict[str, Any], method: str) -> dict[str, Any]:
+def build(statement: Any, name: str, example: dict[str, Any], method: str,
+          recurrences: list[dict[str, str]] | None = None) -> dict[str, Any]:
     """The certificate of a refutation of ``statement`` (its sympy form) at ``example`` (the
     Lean-named draw), decided by ``method``; each part's enclosures are computed from the
-    sympy form (what the checker re-verifies)."""
+    sympy form (what the checker re-verifies). ``recurrences`` (``[{"hypothesis",
+    "sequence"}]``): the recurrence hypotheses a reduction used, whose sequences ``example``
+    gives as their exact prefixes — a version-4 ``"recurrence"`` certificate
+    (:mod:`mirror.judge.checker_recurrence`)."""
     draw = {key: exact_text(value) for key, value in example.items()}
     certificate: dict[str, Any] = {"format": FORMAT, "version": VERSION, "statement": name,
                                    "draw": draw, "decision": {"method": method}}
+    context = None
+    if recurrences:
+        from mirror.judge.checker import RECURRENCE_KEY
+        from mirror.judge.checker_recurrence import justified
+
+        certificate["kind"], certificate["version"] = "recurrence", LATEST
+        certificate["recurrences"] = [{**r, "note": RECURRENCE_NOTE} for r in recurrences]
     try:
-        parts = evaluate_parts(statement, parse_draw(draw))
+        if recurrences:
+            context = {RECURRENCE_KEY: justified(statement, recurrences, parse_draw(draw))}
+        parts = evaluate_parts(statement, parse_draw(draw), context)
     except (CheckerError, CertificateError) as exc:
+        return _record(certificate, None, str(exc))
+    return _record(certificate, parts)
+
+
+def _record(certificate: dict[str, Any], parts: dict[str, Any] | None, problem: str = "",
+            hypotheses: str = "", conclusion: str = "") -> dict[str, Any]:
+    """``certificate`` with each part's decision, method and relations (``parts`` from
+    :func:`~mirror.judge.checker.evaluate_parts`; ``None``: the conclusion undecided by
+    ``problem``); ``hypotheses``/``conclusion`` are added to the parts' method."""
+    if parts is None:
         certificate["hypotheses"] = []
-        certificate["conclusion"] = {"decision": "undecided", "method": str(exc)}
+        certificate["conclusion"] = {"decision": "undecided", "method": problem}
         return certificate
     certificate["hypotheses"] = [
         {"name": label, "decision": _decision_text(value),
-         "method": f"ball arithmetic at {bits} bits", "relations": trace}
+         "method": f"ball arithmetic at {bits} bits{hypotheses}", "relations": trace}
         for label, value, trace, bits in parts["hypotheses"]]
     value, trace, bits = parts["conclusion"]
-    certificate["conclusion"] = {"decision": _decision_text(value),
-                                 "method": f"ball arithmetic at {bits} bits", "relations": trace}
+    certificate["conclusion"] = {"decision": _decision_text(value), "relations": trace,
+                                 "method": f"ball arithmetic at {bits} bits{conclusion}"}
     return certificate
 
 
@@ -187,15 +227,28 @@ def output_text(value: Any) -> dict[str, Any]:
     """A kernel's output as exact entries (``nan``, ``inf``, ``-inf`` as such), with its
     shape."""
     arr = np.asarray(value)
+    if np.iscomplexobj(arr) and np.any(arr.imag != 0):  # (version 4) entries {re, im}
+        entries = [{"re": _lane(item.real), "im": _lane(item.imag)}
+                   for item in arr.astype(complex).reshape(-1).tolist()]
+        return {"note": OBSERVED, "shape": list(arr.shape), "values": entries}
     if np.iscomplexobj(arr):
-        if np.any(arr.imag != 0):
-            raise CertificateError("a complex kernel output (the format has real entries only)")
         arr = arr.real
-    entries = []
-    for item in arr.astype(float).reshape(-1).tolist():
-        entries.append("nan" if item != item else ("inf" if item == float("inf") else
-                       "-inf" if item == float("-inf") else str(Fraction(item))))
+    entries = [_lane(item) for item in arr.astype(float).reshape(-1).tolist()]
     return {"note": OBSERVED, "shape": list(arr.shape), "values": entries}
+
+
+def _lane(item: float) -> str:
+    """A float exactly: ``p/q``, or ``nan``, ``inf``, ``-inf``."""
+    return "nan" if item != item else ("inf" if item == float("inf") else
+                                       "-inf" if item == float("-inf") else str(Fraction(item)))
+
+
+def _enclosure_text(enclosure: tuple) -> dict[str, Any]:
+    """An entry of Lean's value as ``{mid, rad}`` (a complex box as ``{re, im}`` of them)."""
+    if isinstance(enclosure[0], tuple):
+        return {"re": _enclosure_text(enclosure[0]), "im": _enclosure_text(enclosure[1])}
+    low, high = enclosure
+    return {"mid": str((low + high) / 2), "rad": str((high - low) / 2)}
 
 
 def build_conformance(statement: Any, name: str, observation: dict[str, Any],
@@ -224,12 +277,55 @@ def build_conformance(statement: Any, name: str, observation: dict[str, Any],
         return certificate
     certificate["lean"] = {
         "method": f"Lean's definition at the draw, ball arithmetic at {bits} bits",
-        "enclosures": [{"mid": str((low + high) / 2), "rad": str((high - low) / 2)}
-                       for low, high in lean]}
+        "enclosures": [_enclosure_text(enclosure) for enclosure in lean]}
+    if any(isinstance(e, tuple) for e in parse_output(output["values"], "output")) \
+            or any(isinstance(e[0], tuple) for e in lean):
+        certificate["version"] = LATEST  # complex entries
     certificate["conclusion"] = {"decision": _decision_text(None if value is None
                                                             else not value),
                                  "method": f"the output against Lean's value at {bits} bits",
                                  "violation": how}
+    return certificate
+
+
+def finite_text(value: Any, what: str) -> Any:
+    """A kernel's argument or output as exact text (nested lists for arrays); a non-finite
+    entry is a :class:`CertificateError` (ℝ has no NaN or ∞)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "c" or (arr.dtype.kind == "f" and not np.isfinite(arr).all()):
+        raise CertificateError(f"{what}: a complex or non-finite value has no exact real text")
+    if arr.dtype.kind not in "biuf":
+        raise CertificateError(f"{what}: a value of type {arr.dtype} (not a number or array)")
+    return exact_text(arr)
+
+
+def build_kernel_output(statement: Any, unfolded: Any, name: str, example: dict[str, Any],
+                        observations: list[dict[str, Any]], method: str) -> dict[str, Any]:
+    """The certificate of a theorem over bound kernels refuted because a kernel is wrong
+    (version 4, kind ``"kernel-output"``): the exact draw, each bound call's recorded inputs
+    and output (``observations``: ``[{"call", "arguments", "output"}]`` as exact text), and
+    the parts as :mod:`mirror.judge.checker_observed` evaluates them."""
+    from mirror.judge.checker_observed import (OBSERVED_KEY, TOLERANCE, WIDEN_KEY,
+                                               parse_observations)
+
+    draw = {key: exact_text(value) for key, value in example.items()}
+    certificate: dict[str, Any] = {
+        "format": FORMAT, "version": LATEST, "kind": "kernel-output", "statement": name,
+        "draw": draw, "observations": [{**o, "note": OBSERVED} for o in observations],
+        "tolerance": TOLERANCE, "decision": {"method": method}}
+    try:
+        parsed = parse_observations(observations)
+        parts = evaluate_parts(statement, parse_draw(draw), {OBSERVED_KEY: parsed},
+                               {OBSERVED_KEY: parsed, WIDEN_KEY: Fraction(TOLERANCE)})
+        lean = None if unfolded is None else evaluate_parts(unfolded, parse_draw(draw))
+    except (CheckerError, CertificateError) as exc:
+        return _record(certificate, None, str(exc))
+    _record(certificate, parts, hypotheses=", the kernels' outputs as recorded",
+            conclusion=", each output moved within the tolerance")
+    lean_value = None if lean is None else lean["conclusion"][0]
+    certificate["lean"] = {"decision": "true" if lean_value is True else "undecided",
+                           "method": "the conclusion over Lean's unfolded definitions at the "
+                                     "draw, ball arithmetic"}
     return certificate
 
 
@@ -263,5 +359,6 @@ def read(path: str | Path) -> dict[str, Any]:
 
 
 __all__ = ["FORMAT", "OBSERVED", "TOP_TEXT", "VERSION", "VERSIONS", "CertificateError",
-           "algebraic_text", "budget_of", "build", "build_conformance", "exact_text",
+           "LATEST", "algebraic_text", "budget_of", "build", "build_conformance",
+           "build_kernel_output", "exact_text", "finite_text",
            "output_text", "parse_draw", "read", "validate"]

@@ -26,6 +26,8 @@ from flint import acb, arb, ctx, fmpq
 
 from mirror.judge.checker_algebraic import (ALGEBRAIC_KEY, AlgebraicPoint, algebraic_symbols,
                                             exact_zero)
+from mirror.judge.checker_observed import observed_call
+from mirror.judge.checker_recurrence import RECURRENCE_KEY, decide as decide_recurrence
 from mirror.judge.checker_values import (FUNCTIONS, TOP, CheckerError, Undecided, _compare,
                                          _difference, _exact, _no_top, _pow, _sign, _top)
 from mirror.translate import big_operators, matrices, recursive_nodes, vocabulary
@@ -95,6 +97,8 @@ def number(expr: sp.Basic, env: dict):
         return total
     if isinstance(expr, vocabulary.Index):
         return _index(expr, env)
+    if isinstance(expr, vocabulary.BoundCall):  # only a kernel-output certificate's observed
+        return observed_call(expr, env, number)
     if isinstance(expr, (recursive_nodes.RecursiveEval, recursive_nodes.RecursiveCall)):
         return _recursive(expr, env)
     if isinstance(expr, vocabulary.LeanIte):
@@ -327,6 +331,9 @@ def proposition(expr: sp.Basic, env: dict, trace: list) -> bool | None:
     if isinstance(expr, (big_operators.FinAll, big_operators.FinExists)):
         universal = isinstance(expr, big_operators.FinAll)
         if expr.args[2].has(NAT_DOMAIN):
+            shape = env.get(RECURRENCE_KEY, {}).get(expr) if universal else None
+            if shape is not None:  # a recurrence the certificate names: checker_recurrence
+                return decide_recurrence(shape, env, trace, proposition)
             return _truncated(expr, env, trace, universal)
         values = [proposition(body, inner, trace) for body, inner in _range_terms(expr, env)]
         return (_and if universal else _or)(values)
@@ -396,11 +403,13 @@ def _index(expr: sp.Basic, env: dict):
     return value
 
 
-def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, Any]:
+def environment(statement: Any, draw: dict[str, sp.Basic],
+                context: dict | None = None) -> dict[sp.Symbol, Any]:
     """The statement's symbols → their values at the working precision: the draw's exact
     numbers, and for a variable the statement defines by an equation hypothesis, its
-    defining expression evaluated."""
-    env: dict[sp.Symbol, Any] = {}
+    defining expression evaluated. ``context``: what a certificate of another kind adds
+    (the recurrences it decides, the kernel outputs it observed), kept under its keys."""
+    env: dict[Any, Any] = dict(context or {})
     defined = {d.name for d in getattr(statement, "definitions", [])}
     for variable in statement.variables:
         if variable.name in defined:
@@ -417,13 +426,17 @@ def environment(statement: Any, draw: dict[str, sp.Basic]) -> dict[sp.Symbol, An
     return env
 
 
-def evaluate_parts(statement: Any, draw: dict[str, sp.Basic]) -> dict[str, Any]:
+def evaluate_parts(statement: Any, draw: dict[str, sp.Basic], context: dict | None = None,
+                   conclusion_context: dict | None = None) -> dict[str, Any]:
     """Each hypothesis and the conclusion at ``draw``, decided at rising precision:
     ``{"hypotheses": [(label, decision, trace, bits)], "conclusion": (decision, trace, bits)}``
-    with decisions ``True``/``False``/``None``."""
+    with decisions ``True``/``False``/``None``. ``context`` (:func:`environment`) for every
+    part, ``conclusion_context`` in its place for the conclusion."""
     parts = [*statement.hypotheses, ("conclusion", statement.conclusion)]
     results = []
-    for label, expr in parts:
+    for position, (label, expr) in enumerate(parts):
+        last = position == len(parts) - 1
+        here = conclusion_context if last and conclusion_context is not None else context
         value, trace, bits = None, [], PRECISIONS[0]
         for bits in PRECISIONS:
             previous = ctx.prec
@@ -431,7 +444,7 @@ def evaluate_parts(statement: Any, draw: dict[str, sp.Basic]) -> dict[str, Any]:
             try:
                 trace = []
                 try:
-                    value = proposition(expr, environment(statement, draw), trace)
+                    value = proposition(expr, environment(statement, draw, here), trace)
                 except Undecided:
                     value = None
                 except (TypeError, ZeroDivisionError) as exc:  # (an array where a number is)
@@ -483,9 +496,25 @@ def _consistent(stated: list, computed: list, what: str) -> str | None:
 
 def check(statement: Any, certificate: dict[str, Any], draw: dict[str, sp.Basic]) -> Verdict:
     """Re-verify ``certificate`` (already read and validated, with its ``draw`` parsed to
-    exact sympy numbers) against ``statement`` (the translated sympy form)."""
+    exact sympy numbers) against ``statement`` (the translated sympy form). A ``"recurrence"``
+    certificate (version 4) decides the recurrences it names by
+    :mod:`mirror.judge.checker_recurrence`; every other part as a plain certificate."""
+    kind = certificate.get("kind", "statement")
+    context = None
+    if kind == "recurrence":
+        from mirror.judge.checker_recurrence import justified
+
+        if certificate.get("version", 0) < 4:
+            return Verdict(False, "a recurrence certificate needs version 4")
+        try:
+            context = {RECURRENCE_KEY: justified(statement, certificate.get("recurrences"),
+                                                 draw)}
+        except CheckerError as exc:
+            return Verdict(False, f"the recurrence is not one the checker decides: {exc}")
+    elif kind != "statement":
+        return Verdict(False, f"a {kind!r} certificate is not a statement's refutation")
     try:
-        parts = evaluate_parts(statement, draw)
+        parts = evaluate_parts(statement, draw, context)
     except CheckerError as exc:
         return Verdict(False, f"the checker cannot evaluate the statement: {exc}")
     stated_hyps = certificate["hypotheses"]
@@ -512,8 +541,11 @@ def check(statement: Any, certificate: dict[str, Any], draw: dict[str, sp.Basic]
     problem = _consistent(stated.get("relations", []), trace, "the conclusion")
     if problem:
         return Verdict(False, problem)
+    extended = "" if context is None else (
+        "; each recurrence named holds on the drawn prefix and is solvable for its top term, "
+        "so it holds for every n on the sequence the prefix extends to")
     return Verdict(True, f"every hypothesis holds and the conclusion fails at the draw "
-                   f"(re-evaluated from the sympy form with balls at {bits} bits)")
+                   f"(re-evaluated from the sympy form with balls at {bits} bits{extended})")
 
 
 __all__ = ["CheckerError", "PRECISIONS", "TOP", "Verdict", "check", "evaluate_parts", "number",

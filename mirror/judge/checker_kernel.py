@@ -36,8 +36,9 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-from flint import ctx
+from flint import acb, ctx
 
+from mirror.judge.checker_complex import complex_violation
 from mirror.judge.checker_values import CheckerError, Undecided
 from mirror.translate import matrices, vocabulary
 
@@ -97,8 +98,13 @@ def parse_output(values: Any, what: str) -> list[Fraction | str]:
     """A recorded output's entries: exact rationals, or ``"nan"``/``"inf"``/``"-inf"``."""
     if not isinstance(values, list) or not values:
         raise CheckerError(f"{what}: expected a non-empty list of entries")
-    out: list[Fraction | str] = []
+    out: list[Any] = []
     for text in values:
+        if isinstance(text, dict) and set(text) == {"re", "im"}:  # (version 4) a complex entry
+            out.append(tuple(parse_output([text[lane]], what)[0] for lane in ("re", "im")))
+            if any(isinstance(lane, tuple) for lane in out[-1]):
+                raise CheckerError(f"{what}: a complex entry's lane is not a real number")
+            continue
         if text in NONFINITE:
             out.append(text)
             continue
@@ -137,7 +143,13 @@ def enclosures(statement: Any, draw: dict) -> list[tuple[Fraction, Fraction]]:
     from mirror.judge.checker import _interval, environment, number
 
     value = number(lean_side(statement), environment(statement, draw))
-    return [_interval(entry) for entry in _flat(value)]
+    out = []
+    for entry in _flat(value):
+        if isinstance(entry, acb) and not entry.imag.is_zero():
+            out.append((_interval(entry.real), _interval(entry.imag)))  # a complex box
+        else:
+            out.append(_interval(entry))
+    return out
 
 
 # ---- the draw ------------------------------------------------------------------------------------
@@ -227,6 +239,11 @@ def violation(statement: Any, draw: dict, dtype: str, output: list, budget: dict
     ``(True, how)``, ``(False, why not)`` or ``(None, what is undecided)``."""
     if len(output) != len(lean):
         return False, f"the output has {len(output)} entries, Lean's value {len(lean)}"
+    if any(isinstance(y, tuple) for y in output) or any(_is_box(v) for v in lean):
+        return complex_violation(  # (each perturbed value enclosed; Undecided: more bits)
+            dtype, output, budget, lean, largest(dtype), ulp,
+            lambda: [enclosures(statement, d) for d in _perturbed(statement, draw, dtype,
+                                                                    budget)])
     top = largest(dtype)
     for i, (y, (low, high)) in enumerate(zip(output, lean)):
         if y == "nan":
@@ -277,6 +294,11 @@ def violation(statement: Any, draw: dict, dtype: str, output: list, budget: dict
                            f"times the reference's ({float(reference_ulps):.3g} ulps)")
         how += f"; its error is beyond {budget['k']} times the reference's"
     return True, how
+
+
+def _is_box(enclosure: tuple) -> bool:
+    """A complex entry's enclosure ``((re_lo, re_hi), (im_lo, im_hi))``."""
+    return isinstance(enclosure[0], tuple)
 
 
 def _units(lean: list, dtype: str, normwise: bool) -> list[tuple[Fraction, Fraction, Fraction]]:
@@ -373,7 +395,16 @@ def _overlaps(stated: Any, computed: list) -> str | None:
     if not isinstance(stated, list) or len(stated) != len(computed):
         return f"{len(stated) if isinstance(stated, list) else 'no'} enclosure(s) of Lean's " \
                f"value stated, {len(computed)} evaluated"
-    for i, (enclosure, (low, high)) in enumerate(zip(stated, computed)):
+    for i, (enclosure, interval) in enumerate(zip(stated, computed)):
+        if _is_box(interval):
+            if not (isinstance(enclosure, dict) and set(enclosure) == {"re", "im"}):
+                return f"entry {i} of Lean's value is complex, not stated as {{re, im}}"
+            for lane, part in zip(("re", "im"), interval):
+                problem = _overlaps([enclosure[lane]], [part])
+                if problem:
+                    return f"entry {i} ({lane}): {problem}"
+            continue
+        low, high = interval
         try:
             stated_low, stated_high = _stated_interval(enclosure)
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
@@ -405,6 +436,9 @@ def check_conformance(statement: Any, certificate: dict, draw: dict, binding: di
         reference = None if stated_reference is None else parse_output(
             stated_reference.get("values") if isinstance(stated_reference, dict) else None,
             "reference_output")
+        if certificate.get("version", 0) < 4 and any(
+                isinstance(entry, tuple) for entry in output + (reference or [])):
+            return Verdict(False, "complex output entries need certificate version 4")
         problem = _check_draw(statement, draw, dtype, binding.get("domain") or {})
         if problem:
             return Verdict(False, problem)

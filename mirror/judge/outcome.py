@@ -50,6 +50,9 @@ class Outcome:
     #: A refuted conformance row's failing draw as its certificate records it: ``dtype``,
     #: the rounded ``example``, the kernel's ``output`` (and ``reference_output``), ``method``.
     observation: dict[str, Any] | None = None
+    #: Why a theorem over a bound kernel is refuted (:data:`STATEMENT_FALSE`,
+    #: :data:`KERNEL_WRONG`, or ``""``): what its certificate records.
+    refuted_as: str = ""
 
 
 

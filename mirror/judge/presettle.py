@@ -166,25 +166,38 @@ def _settle_unfolded(original: Statement, unfolded: Unfolded,
             return None
         settled.method = how + "; " + settled.method
     if settled.status == "refuted":
-        settled.counterexample = _sequence_point(original, unfolded, settled.point or {})
-        settled.point = None  # the reduced statement's point is not one of the original's
+        reduced_point = settled.point or {}
+        settled.counterexample = _sequence_point(original, unfolded, reduced_point)
+        # the original's exact point (the certificate's draw): each sequence its prefix
+        settled.point = _sequence_point(original, unfolded, reduced_point, _exact_number)
+        # its certificate names the recurrences: the checker decides them on the prefixes
+        settled.extra["recurrences"] = [
+            {"hypothesis": unfolded.sources[v.symbol], "sequence": v.name}
+            for v in original.variables if v.symbol in unfolded.sources]
         settled.reason = ("counterexample decided exactly: the sequences computed by their "
                           "recurrences from the free values shown satisfy every hypothesis "
                           "and the conclusion fails")
     return settled
 
 
-def _sequence_point(original: Statement, unfolded: Unfolded, point: dict) -> dict[str, Any]:
+def _exact_number(value: sp.Basic) -> sp.Basic:
+    return value
+
+
+def _sequence_point(original: Statement, unfolded: Unfolded, point: dict,
+                    shown: Any = None) -> dict[str, Any]:
     """A reduced statement's counterexample as values of the original variables: scalars as
-    they are, each sequence as its exactly computed prefix."""
+    they are, each sequence as its exactly computed prefix (each value as ``shown`` makes it:
+    by default :func:`_exact_value`, the record's text)."""
+    show = shown or _exact_value
     symbols = {v.name: v.symbol for v in unfolded.statement.variables}
     at = {symbols[k]: sp.sympify(v) for k, v in point.items() if k in symbols}
     out: dict[str, Any] = {}
     for var in original.variables:
         if var.name in point:
-            out[var.name] = _exact_value(sp.sympify(point[var.name]))
+            out[var.name] = show(sp.sympify(point[var.name]))
         elif var.symbol in unfolded.prefixes:
-            out[var.name] = [_exact_value(sp.simplify(t.xreplace(at)))
+            out[var.name] = [show(sp.simplify(t.xreplace(at)))
                              for t in unfolded.prefixes[var.symbol]]
     return out
 

@@ -113,6 +113,7 @@ def summarize(tally: Tally, methods: list[str], out_of_time: bool,
         outcome.status = "refuted"
         outcome.counterexample = readable(example)
         outcome.decision_method = decision.method
+        outcome.refuted_as = tally.refuted_as
         outcome.max_error = max(outcome.max_error, err if np.isfinite(err) else 0.0)
         outcome.reason = (
             f"counterexample decided by {decision.method}: the hypotheses hold and the "

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bridge.errors import InvalidArgument
+from mirror.judge.outcome import KERNEL_WRONG
 
 
 def replay_command(project: str | Path | None, name: str, example: dict[str, Any]) -> str:
@@ -62,17 +65,72 @@ def certify(mirror: Any, outcome: Any) -> dict[str, Any] | None:
             return {"checked": f"no certificate: {exc}"}
         certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
         return certificate
+    if mirror.bound_to and getattr(outcome, "refuted_as", None) in (KERNEL_WRONG, ""):
+        # refuted by a kernel's output (Lean's definition not shown to violate it)
+        return _certify_kernel_output(mirror, outcome)
     point = getattr(outcome, "point", None) or outcome.counterexample
     statement = checked_statement(mirror)
     if statement is None or point is None:
         return None
     method = getattr(outcome, "decision_method", "") or getattr(outcome, "method", "")
+    recurrences = (getattr(outcome, "extra", None) or {}).get("recurrences")
     try:
-        certificate = build(statement, mirror.name, point, method)
+        certificate = build(statement, mirror.name, point, method, recurrences)
     except CertificateError as exc:  # e.g. an algebraic solution: no exact rational text
         return {"checked": f"no certificate: {exc}"}
     certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
     return certificate
+
+
+def _certify_kernel_output(mirror: Any, outcome: Any) -> dict[str, Any]:
+    """A theorem over bound kernels refuted because a kernel is wrong: the draw, each bound
+    call's recorded inputs and output, checked by :mod:`mirror.judge.checker_observed`."""
+    from mirror.judge.certificate import CertificateError, build_kernel_output
+
+    try:
+        example = example_from_json(mirror.plan, json.dumps(outcome.counterexample), mirror.name)
+        observations = observe_calls(mirror, example)
+        certificate = build_kernel_output(mirror.statement, mirror.unfolded, mirror.name,
+                                          example, observations,
+                                          getattr(outcome, "decision_method", ""))
+    except (CertificateError, InvalidArgument, ValueError, TypeError) as exc:
+        return {"checked": f"no certificate: {exc}"}
+    certificate["checked"] = check_certificate(mirror, certificate).line(mirror.name)
+    return certificate
+
+
+def observe_calls(mirror: Any, example: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every bound call the property makes at ``example`` (float64, one draw), as exact text:
+    ``[{"call", "arguments", "output"}]`` — what a kernel-output certificate records and
+    ``--run-kernel`` compares."""
+    from mirror.bind.binding import runtime_bindings
+    from mirror.evaluate.runtime import NumpyRuntime
+    from mirror.judge.certificate import CertificateError, finite_text
+    from mirror.judge.checks import FLOAT_TOLERANCE, evaluate
+    from mirror.judge.exact import as_batch
+
+    seen: list[dict[str, Any]] = []
+
+    def recording(name: str, adapter: Any) -> Any:
+        def call(rt: Any, dims: Any, *args: Any) -> Any:
+            value = adapter(rt, dims, *args)
+            if any(callable(a) for a in args):
+                raise CertificateError(f"{name} is called on a function (no exact record)")
+            seen.append({"call": name,
+                         "arguments": [finite_text(np.asarray(rt.batched(a))[0],
+                                                   f"an argument of {name}") for a in args],
+                         "output": finite_text(np.asarray(value)[0], f"the output of {name}")})
+            return value
+
+        return call
+
+    bindings = runtime_bindings(set(mirror.bound_to), mirror.table or {})
+    rt = NumpyRuntime(1, mirror.plan["settings"]["nat_domain"], FLOAT_TOLERANCE,
+                      {name: recording(name, adapter) for name, adapter in bindings.items()})
+    valid, _, _ = evaluate(mirror.load(), mirror.plan, as_batch(example, mirror.plan), rt)
+    if not valid[0] or not seen:
+        raise CertificateError("the property made no kernel call at the draw")
+    return seen
 
 
 def _binding(mirror: Any) -> dict[str, Any] | None:
@@ -101,7 +159,10 @@ def check_certificate(mirror: Any, certificate: dict[str, Any]):
     if certificate["statement"] != mirror.name:
         return Verdict(False, f"the certificate is for {certificate['statement']}, "
                        f"not {mirror.name}")
-    if certificate.get("kind", "statement") != "statement" or _binding(mirror) is not None:
+    if certificate.get("kind") == "kernel-output":
+        return _check_kernel_output(mirror, certificate)
+    if certificate.get("kind", "statement") not in ("statement", "recurrence") \
+            or _binding(mirror) is not None:
         return _check_conformance(mirror, certificate)
     statement = checked_statement(mirror)
     if statement is None:
@@ -111,6 +172,21 @@ def check_certificate(mirror: Any, certificate: dict[str, Any]):
     except CertificateError as exc:
         return Verdict(False, str(exc))
     return check(statement, certificate, draw)
+
+
+def _check_kernel_output(mirror: Any, certificate: dict[str, Any]):
+    from mirror.judge.certificate import CertificateError, parse_draw
+    from mirror.judge.checker import Verdict
+    from mirror.judge.checker_kernel_output import check_kernel_output
+
+    if not mirror.bound_to or mirror.statement is None or _binding(mirror) is not None:
+        return Verdict(False, f"a kernel-output certificate for {mirror.name}, which is not a "
+                       "theorem over a bound kernel")
+    try:
+        draw = parse_draw(certificate["draw"], certificate["version"])
+    except CertificateError as exc:
+        return Verdict(False, str(exc))
+    return check_kernel_output(mirror.statement, mirror.unfolded, certificate, draw)
 
 
 def _check_conformance(mirror: Any, certificate: dict[str, Any]):
@@ -140,6 +216,8 @@ def rerun_kernel(mirror: Any, certificate: dict[str, Any]) -> tuple[bool, str]:
     from mirror.judge.accuracy import Meter, conformance_adapter
     from mirror.judge.certificate import CertificateError, output_text
 
+    if certificate.get("kind") == "kernel-output" and mirror.status == "ready":
+        return _rerun_observed(mirror, certificate)
     if certificate.get("kind") != "conformance" or mirror.status != "ready":
         return False, (f"--run-kernel: {mirror.name}'s certificate is not a kernel's "
                        "conformance certificate")
@@ -167,6 +245,25 @@ def rerun_kernel(mirror: Any, certificate: dict[str, Any]) -> tuple[bool, str]:
         return False, (f"--run-kernel: the kernel now returns {values[:4]}…, not the recorded "
                        f"{(recorded or [])[:4]}…")
     return True, f"--run-kernel: the kernel returns the recorded output at {dtype}"
+
+
+def _rerun_observed(mirror: Any, certificate: dict[str, Any]) -> tuple[bool, str]:
+    """``--run-kernel`` on a kernel-output certificate: the property's bound calls made again
+    at the draw, each input and output compared with the record."""
+    from mirror.judge.certificate import CertificateError
+
+    try:
+        draw = json.dumps({k: _floats(v) for k, v in certificate["draw"].items()})
+        example = example_from_json(mirror.plan, draw, mirror.name)
+        calls = observe_calls(mirror, example)
+    except (CertificateError, InvalidArgument, ValueError, TypeError, ZeroDivisionError) as exc:
+        return False, f"--run-kernel: the draw is not one to call the kernels on ({exc})"
+    recorded = [{k: o.get(k) for k in ("call", "arguments", "output")}
+                for o in certificate.get("observations") or []]
+    if calls != recorded:
+        return False, (f"--run-kernel: the kernels now make the calls {calls[:2]}…, not the "
+                       f"recorded {recorded[:2]}…")
+    return True, f"--run-kernel: the kernels return the {len(calls)} recorded output(s)"
 
 
 def _floats(value: Any) -> Any:
@@ -268,4 +365,4 @@ def replay(mirror: Any, text: str) -> Replay:
 
 
 __all__ = ["Replay", "attach_replay", "certify", "check_certificate", "checked_statement",
-           "example_from_json", "replay", "replay_command", "rerun_kernel"]
+           "example_from_json", "observe_calls", "replay", "replay_command", "rerun_kernel"]

@@ -20,7 +20,7 @@ expressions bounded in size, indices bounded by :data:`MAX_INDEX`.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
@@ -57,6 +57,9 @@ class Unfolded:
     described: list[str]
     #: Per sequence, its terms ``s 0 … s N`` over the free values.
     prefixes: dict[sp.Symbol, list[sp.Basic]]
+    #: Per sequence, the label of the hypothesis whose recurrence computed it (what a
+    #: refutation's certificate names: :mod:`mirror.judge.checker_recurrence`).
+    sources: dict[sp.Symbol, str] = field(default_factory=dict)
 
 
 def _offset(arg: sp.Basic, n: sp.Symbol) -> int | None:
@@ -246,7 +249,7 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
     hypotheses = [(label, h.xreplace(substitution)) for label, h in hypotheses]
     reduced = replace(statement, variables=new_vars, hypotheses=hypotheses,
                       conclusion=statement.conclusion.xreplace(substitution), definitions=[])
-    return Unfolded(reduced, described, prefixes)
+    return Unfolded(reduced, described, prefixes, {a: r.label for a, r in by_array.items()})
 
 
 __all__ = ["MAX_INDEX", "Recurrence", "Unfolded", "recurrences", "unfold"]

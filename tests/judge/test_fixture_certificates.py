@@ -23,6 +23,8 @@ from tests.mirror.conftest import PROJECTS, ROOT
 
 SETTINGS = CheckSettings(max_examples=60, sweep=128)
 KERNELS = ROOT / "tests" / "fixtures" / "kernels"
+#: Version-4 forms: recurrences, a complex kernel, a theorem over a wrong kernel.
+CERTS = ROOT / "tests" / "judge" / "fixtures" / "certs"
 
 #: Refutations not yet certified, by what the certificate format lacks (none since version 3:
 #: algebraic points and conformance certificates).
@@ -31,12 +33,12 @@ GAPS: dict[str, str] = {}
 TARGETS = sorted(p.name for p in PROJECTS.iterdir() if p.is_dir())
 
 
-def _rows(project) -> list:
-    sys.path.insert(0, str(KERNELS / "python"))
+def _rows(project, python=KERNELS / "python") -> list:
+    sys.path.insert(0, str(python))
     try:
         return run(project, method="scanner", settings=SETTINGS).results
     finally:
-        sys.path.remove(str(KERNELS / "python"))
+        sys.path.remove(str(python))
 
 
 def _check(rows) -> None:
@@ -66,6 +68,13 @@ def test_every_refuted_row_of_a_fixture_project_is_certified(name):
 @pytest.mark.slow
 def test_every_refuted_row_of_the_planted_kernels_is_certified():
     _check(_rows(KERNELS))
+
+
+@pytest.mark.slow
+def test_every_refuted_row_of_the_certificate_fixtures_is_certified():
+    rows = _rows(CERTS, CERTS / "python")
+    assert sum(r.mirror_status == "refuted" for r in rows) >= 6
+    _check(rows)
 
 
 @pytest.mark.slow
