@@ -18,7 +18,7 @@ from mirror.evaluate.balls import sign_of
 from mirror.evaluate.batch import OutOfDomain
 from mirror.evaluate.numpy_runtime import NumpyRuntime
 from mirror.evaluate.truth import Truth
-from mirror.judge import exact
+from mirror.judge import checks, exact
 from mirror.judge.checks import FLOAT_ONLY, REFUTED, REJECT, SKIPPED, Judge
 from mirror.judge.exact import UNDECIDED, decide, start_bits
 from mirror.judge.identity import SymbolicRuntime, SympyRuntime, faithful, symbolic_draw
@@ -415,3 +415,48 @@ def test_ball_relation_without_an_enclosure_is_traced_as_nan():
     rt._record("<", "not a number", 0, None)
     assert rt.trace[-1] == {"relation": "<", "difference": enclosure(arb.nan()),
                             "decision": "undecided"}
+
+
+def test_ball_lift_of_a_matrix_draw_is_exact_entry_by_entry():
+    from flint import fmpq
+    from mirror.evaluate.ball_runtime import BallRuntime
+    out = BallRuntime(8).lift(np.array([[[0.5, -0.25], [3.0, 0.1]]]))
+    assert out.shape == (1, 2, 2) and out.dtype == object
+    assert out[0, 0, 0] == fmpq(1, 2) and out[0, 0, 1] == fmpq(-1, 4) and out[0, 1, 0] == 3
+    # 0.1 as float64 is the dyadic 3602879701896397 / 2⁵⁵, exactly
+    assert out[0, 1, 1] == fmpq(3602879701896397, 2 ** 55)
+
+
+def test_ball_equation_of_a_vector_against_a_scalar_compares_every_entry():
+    from flint import fmpq
+    from mirror.evaluate.ball_runtime import BallRuntime
+    rt = BallRuntime(8)
+    vector = np.array([[fmpq(2), fmpq(2), fmpq(2)]], dtype=object)
+    assert bool(rt.eq(vector, 2).ok[0])
+    assert len(rt.trace) == 3                       # one decided relation per entry
+    vector[0, 1] = fmpq(5, 2)
+    assert not bool(rt.eq(vector, 2).ok[0])
+
+
+def test_start_bits_reads_float_arrays_after_other_draws():
+    # an integer draw first: the float vector's magnitudes 2⁻⁴ … 2³⁰⁰ still count
+    assert start_bits({"n": np.array([3]), "v": np.array([2.0 ** 300, 2.0 ** -4])}) == 128 + 304
+    assert start_bits({"n": np.array([3])}) == 128
+
+
+def test_vacuous_and_out_of_budget_draws_count_one_each():
+    def vacuous(rt, v_x):
+        return rt.lt(v_x, 0), rt.lt(v_x, 0)          # the hypothesis x < 0 is false
+    judge = _judge(vacuous)
+    for v in (0.5, 0.25):
+        assert judge.classify({"x": np.float64(v)}, True, True, False, True, 0.0) == REJECT
+    assert judge.tally.rejected == 2 and judge.tally.valid == 0
+    lean_vacuous = _judge(_true, bound=True, unfolded=vacuous)
+    for v in (0.5, 0.25):
+        assert lean_vacuous.classify({"x": np.float64(v)}, True, False, True, False, 0.5) == REJECT
+    assert lean_vacuous.tally.rejected == 2
+    spent = _judge(_false)
+    spent.exact_seconds = checks.EXACT_SECONDS
+    for v in (0.5, 0.25):
+        assert spent.classify({"x": np.float64(v)}, True, False, True, False, 1.0) == SKIPPED
+    assert spent.tally.skipped == 2 and spent.tally.exact == 0
