@@ -25,6 +25,9 @@ from mirror.evaluate.polarity import SamplingBound
 from mirror.evaluate.reductions import Reductions
 from mirror.evaluate.truth import Propositions, Truth
 
+#: The largest modulus whose residues multiply within int64: ``(m − 1)² < 2⁶³``.
+_INT64_SQUARE_ROOT = math.isqrt(2 ** 63 - 1)
+
 
 class NumpyRuntime(Reductions, LinearAlgebra, Propositions, NumpyFunctions):
     """Batched float64/complex128 evaluation."""
@@ -231,9 +234,12 @@ class NumpyRuntime(Reductions, LinearAlgebra, Propositions, NumpyFunctions):
         """``x ^ k`` in ``ZMod n`` / ``Fin n`` by repeated squaring modulo ``n``: exact, and
         never past int64 (``5 ^ 35`` would wrap around there)."""
         x = self.fin_wrap(x, n)
-        if x.dtype == object:
-            return np.frompyfunc(lambda a, e, m: pow(int(a), int(e), int(m) or 1), 3, 1)(
+        # a modulus past √(2⁶³) makes the squares below wrap int64: exact Python integers then
+        wide = x.dtype != object and np.size(n) and int(np.max(np.abs(n))) > _INT64_SQUARE_ROOT
+        if x.dtype == object or wide:
+            out = np.frompyfunc(lambda a, e, m: pow(int(a), int(e), int(m) or 1), 3, 1)(
                 x, np.asarray(k, dtype=object), np.asarray(n, dtype=object))
+            return out.astype(np.int64) if wide else out
         m = np.asarray(n, dtype=np.int64)
         m = np.where(m == 0, 1, m)
         k = np.asarray(k, dtype=np.int64)
