@@ -1,4 +1,5 @@
-"""A finset of reals or rationals given by an equation, solved exactly (a Lean-term rewrite).
+"""A finset of reals, rationals or integers given by a condition, solved exactly (a Lean-term
+rewrite).
 
 ``(S : Finset ℝ) (h : ∀ x : ℝ, x ∈ S ↔ p x)`` determines ``S`` (``Finset.ext``): exactly one
 finset satisfies ``h``. When ``p x`` is — or has as a conjunct — an equation ``a = b`` of
@@ -7,6 +8,9 @@ absolute values gives a polynomial, and every solution is a root of one of them)
 member of ``S`` is a root of one of those polynomials. When each of them is nonzero and all
 its real roots are rational (exact, sympy over ℚ), the candidates are finitely many
 rationals; ``p`` is decided exactly at each, and ``S`` is the set of those where it holds.
+Over ℤ the candidates are the integers of the range that conjuncts ``|a x + b| ≤ c`` (or
+``<``), ``x ≤ c``, ``c < x`` … of ``p`` bound on both sides (at most :data:`MAX_RANGE`);
+``/`` by a positive numeral is ``Int.ediv``, rounding down.
 Then ``∀ S, h S → Q S`` is exactly ``Q S₀``: ``S`` and ``h`` leave the statement, and the
 statement's uses of ``S`` are computed on ``S₀``:
 
@@ -32,7 +36,9 @@ from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.extended_values import c, is_app, numeral, value_term
 
-_RINGS = frozenset({"Real", "Rat"})
+_RINGS = frozenset({"Real", "Rat", "Int"})
+#: An integer set is enumerated only over a range at most this long.
+MAX_RANGE = 10000
 _ARITHMETIC = {"HAdd.hAdd": sp.Add, "HMul.hMul": sp.Mul}
 _RELATIONS = {"Eq": sp.Eq, "Ne": sp.Ne, "LT.lt": sp.Lt, "LE.le": sp.Le, "GT.gt": sp.Gt,
               "GE.ge": sp.Ge}
@@ -70,7 +76,13 @@ def _expr(t: T.Term, x: str, symbol: sp.Symbol, ring: str) -> sp.Expr:
         divisor = numeral(args[1], ring)
         if divisor is None or divisor == 0:
             raise _NotRead  # x / 0 = 0 in Lean; a variable divisor is not read
-        return _expr(args[0], x, symbol, ring) / sp.Rational(divisor.numerator, divisor.denominator)
+        quotient = _expr(args[0], x, symbol, ring) / sp.Rational(divisor.numerator,
+                                                                 divisor.denominator)
+        if ring == "Int":  # Int.div (ediv) by a positive integer rounds down (Int.ediv_emod_unique)
+            if divisor < 0:
+                raise _NotRead
+            return sp.floor(quotient)
+        return quotient
     raise _NotRead
 
 
@@ -87,8 +99,41 @@ def _prop(t: T.Term, x: str, symbol: sp.Symbol, ring: str) -> sp.Basic:
     raise _NotRead
 
 
+def _integer_candidates(condition: sp.Basic, symbol: sp.Symbol) -> set[sp.Integer] | None:
+    """The integers of a range that every solution of ``condition`` lies in, read from its
+    conjuncts ``|a x + b| ≤ c`` / ``< c`` and ``x ≤ c`` / ``c < x`` … (``a``, ``b``, ``c``
+    numbers), or ``None`` when they do not bound it on both sides."""
+    lo, hi = -sp.oo, sp.oo
+    for atom in sp.And.make_args(condition):
+        if isinstance(atom, (sp.GreaterThan, sp.StrictGreaterThan)):
+            atom = atom.reversed
+        if not isinstance(atom, (sp.LessThan, sp.StrictLessThan)):
+            continue
+        small, large = atom.lhs, atom.rhs
+        if large.free_symbols or not large.is_number:
+            if small.is_number and large == symbol:
+                lo = max(lo, sp.ceiling(small))
+            continue
+        inner = small.args[0] if isinstance(small, sp.Abs) else small
+        try:
+            line = sp.Poly(inner, symbol, domain="QQ")
+        except (sp.PolynomialError, sp.CoercionFailed):
+            continue
+        if line.degree() != 1:
+            continue
+        a, b = line.all_coeffs()
+        ends = sorted([(-large - b) / a, (large - b) / a]) if isinstance(small, sp.Abs) else \
+            ([-sp.oo, (large - b) / a] if a > 0 else [(large - b) / a, sp.oo])
+        lo, hi = max(lo, sp.ceiling(ends[0])), min(hi, sp.floor(ends[1]))
+    if lo == -sp.oo or hi == sp.oo or hi - lo > MAX_RANGE:
+        return None
+    return {sp.Integer(n) for n in range(int(lo), int(hi) + 1)}
+
+
 def _candidates(condition: sp.Basic, symbol: sp.Symbol, ring: str) -> set[sp.Rational] | None:
     """Finitely many rationals that include every solution of ``condition``, or ``None``."""
+    if ring == "Int":
+        return _integer_candidates(condition, symbol)
     equations = [a for a in sp.And.make_args(condition) if isinstance(a, sp.Equality)]
     if not equations:
         return None
@@ -138,7 +183,7 @@ def solved_set(binder: T.Binder, hypothesis: T.Term, ring: str) -> list[Fraction
         return None
     if binder.name in T.free_vars(condition) or T.free_vars(condition) - {x}:
         return None
-    symbol = sp.Symbol("x", real=True)
+    symbol = sp.Symbol("x", integer=True) if ring == "Int" else sp.Symbol("x", real=True)
     try:
         prop = _prop(condition, x, symbol, ring)
     except _NotRead:
