@@ -6,7 +6,8 @@ coefficients and ``P - Q`` lies in the ideal the hypotheses' polynomial equation
 Gröbner basis over ℚ), the conclusion holds at every point where the hypotheses do — over
 ℂ, hence over ℝ, ℚ, ℤ and ℕ, whatever the other hypotheses say. The row is ``symbolic`` with
 that method; no draw is needed (random draws never satisfy an equation such as
-``x ^ 2 + 8 * x + y ^ 2 - 6 * y = 0``). A basis ``{1}`` (no common solution even over ℂ)
+``x ^ 2 + 8 * x + y ^ 2 - 6 * y = 0``). A conclusion ``a / b = c`` whose divisor a hypothesis
+says is nonzero (``b ≠ 0``) is read as ``a = c * b``. A basis ``{1}`` (no common solution even over ℂ)
 proves nothing here: such hypotheses are the solvers' ``vacuous``, never a proof.
 
 Only expressions whose sympy meaning is Lean's are read (:func:`mirror.judge.identity.faithful`,
@@ -20,6 +21,7 @@ import sympy as sp
 
 from mirror.judge.guard import Guard
 from mirror.judge.identity import faithful
+from mirror.translate.reals import LeanDiv
 from mirror.translate.values import Statement
 
 #: Generators beyond this are not tried (a Gröbner basis grows fast).
@@ -39,13 +41,23 @@ def _polynomial(expr: sp.Basic, scalars: set[sp.Symbol]) -> sp.Expr | None:
     return expr
 
 
-def _differences(prop: sp.Basic, scalars: set[sp.Symbol]) -> list[sp.Expr] | None:
+def _cleared(atom: sp.Equality, nonzero: set[sp.Basic]) -> sp.Basic:
+    """``a - c * b`` for ``a / b = c`` (either side) when a hypothesis says ``b ≠ 0``: there
+    Lean's ``a / b`` is the quotient, and the equation is ``a = c * b``; else ``lhs - rhs``."""
+    for side, other in ((atom.lhs, atom.rhs), (atom.rhs, atom.lhs)):
+        if isinstance(side, LeanDiv) and side.args[1] in nonzero:
+            return side.args[0] - other * side.args[1]
+    return atom.lhs - atom.rhs
+
+
+def _differences(prop: sp.Basic, scalars: set[sp.Symbol],
+                 nonzero: set[sp.Basic]) -> list[sp.Expr] | None:
     """``lhs - rhs`` of each conjunct of ``prop`` (``None``: one is not a polynomial equation)."""
     out = []
     for atom in sp.And.make_args(prop):
         if not isinstance(atom, sp.Equality):
             return None
-        difference = _polynomial(atom.lhs - atom.rhs, scalars)
+        difference = _polynomial(_cleared(atom, nonzero), scalars)
         if difference is None:
             return None
         out.append(difference)
@@ -56,7 +68,10 @@ def prove_in_ideal(statement: Statement, seconds: float) -> tuple[str, str, str 
     """``(status, method, reason)`` — ``symbolic`` by ideal membership — or ``None``."""
     scalars = {v.symbol for v in statement.variables
                if v.ty is not None and v.ty.is_numeric and not v.ty.is_array}
-    goals = _differences(statement.conclusion, scalars)
+    nonzero = {b for _, hyp in statement.hypotheses for atom in sp.And.make_args(hyp)
+               if isinstance(atom, sp.Unequality)
+               for b, zero in (atom.args, atom.args[::-1]) if zero == 0}  # b ≠ 0, 0 ≠ b
+    goals = _differences(statement.conclusion, scalars, nonzero)
     if not goals:
         return None
     equations, labels = [], []
