@@ -63,8 +63,17 @@ def _split(t: T.Term) -> tuple[str, T.Term, tuple[T.Term, ...], bool] | None:
     return None
 
 
-def _numerals(elements: list[T.Term]) -> list[tuple[Fraction, T.Term]] | None:
-    values = [(numeral(e, "Real"), e) for e in elements]
+def _ring(t: T.Term) -> str | None:
+    """``R`` of a literal ascribed ``Finset R`` (``None``: not ascribed): it decides what
+    ``/`` and a decimal mean (read only in ℚ, ℝ, ℂ; ``7 / 2 = 3`` in ℕ)."""
+    if isinstance(t, T.Typed) and is_app(t.type, "Finset", 1) \
+            and isinstance(t.type.args[0], T.Const):
+        return t.type.args[0].name
+    return None
+
+
+def _numerals(elements: list[T.Term], ring: str | None) -> list[tuple[Fraction, T.Term]] | None:
+    values = [(numeral(e, ring), e) for e in elements]
     return None if any(v is None for v, _ in values) else values
 
 
@@ -77,30 +86,32 @@ def _fold(op: str, terms: list[T.Term]) -> T.Term:
 
 class _FinsetExtrema(ReadingRewriter):
 
-    def _extended(self, t: T.Term) -> Fraction | str | None:
-        """The value of ``s.max`` / ``s.min`` of a literal of numerals."""
+    def _extended(self, t: T.Term) -> tuple[Fraction | str, str | None] | None:
+        """The value of ``s.max`` / ``s.min`` of a literal of numerals, and its ring."""
         split = _split(t)
         if split is None or split[0] not in ("max", "min") or split[2]:
             return None
         elements = _elements(split[1])
         if elements is None:
             return None
-        values = _numerals(elements)
+        ring = _ring(split[1])
+        values = _numerals(elements, ring)
         if values is None:
             raise Untranslatable(f"Finset.{split[0]}", "of a finset whose elements are not "
                                  "all numerals")
         if not values:
-            return BOT if split[0] == "max" else TOP
+            return (BOT if split[0] == "max" else TOP), ring
         pick = max if split[0] == "max" else min
-        return pick(v for v, _ in values)
+        return pick(v for v, _ in values), ring
 
     def read(self, t: T.Term) -> T.Term | None:
         if isinstance(t, T.App) and isinstance(t.fn, T.Const) and t.fn.name in RELATIONS \
                 and len(t.args) == 2:
-            a, b = (self._extended(x) for x in t.args)
-            if a is not None or b is not None:
-                a = a if a is not None else extended(t.args[0], "Real")
-                b = b if b is not None else extended(t.args[1], "Real")
+            ea, eb = (self._extended(x) for x in t.args)
+            if ea is not None or eb is not None:
+                ring = (ea or eb)[1]
+                a = ea[0] if ea is not None else extended(t.args[0], ring)
+                b = eb[0] if eb is not None else extended(t.args[1], ring)
                 if a is None or b is None:
                     raise Untranslatable("Finset.max / Finset.min", "a value in WithBot / "
                                          "WithTop is read only compared with a numeral, ⊥, ⊤ "
@@ -121,7 +132,7 @@ class _FinsetExtrema(ReadingRewriter):
             raise Untranslatable(what, "of the empty finset (its value there is ⊥ of a "
                                  "codomain not known here)")
         if field in ("max'", "min'") and len(rest) == 1:
-            values = _numerals(elements)
+            values = _numerals(elements, _ring(s))
             if values is None:
                 return _fold("max" if field == "max'" else "min",
                              [self.term(e) for e in elements])
