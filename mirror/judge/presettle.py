@@ -14,6 +14,9 @@ Two attempts, in this order, each within its own time bound:
   solution set decides the statement at each solution (``symbolic`` with the method, or
   ``refuted`` with the solution as the counterexample).
 
+- :func:`mirror.judge.ideals.prove_in_ideal` — a conclusion of polynomial equations in the
+  ideal the hypotheses' equations generate is ``symbolic``;
+
 - :func:`enumerate_points` — integer variables that the hypotheses bound to a small range are
   decided at every point of it, exactly.
 
@@ -31,6 +34,7 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
 
+from mirror.judge.ideals import prove_in_ideal
 from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
 from mirror.sample.residues import Cover, Unevaluated, cover, points, truth
 from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
@@ -132,6 +136,10 @@ def _solve_or_enumerate(statement: Statement, seconds: float) -> Presettled | No
         decided = decide_solutions(statement, solutions)
         if decided is not None:
             return decided
+    ideal = prove_in_ideal(statement, seconds)
+    if ideal is not None:
+        status, method, reason = ideal
+        return Presettled(status, method, reason=reason, examples=1)
     exponential = solve_exponentials(statement)
     if exponential is not None:
         decided = decide_solutions(statement, exponential, how="solved the exponential "

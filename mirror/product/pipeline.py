@@ -375,6 +375,11 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
         rows = [(m.carrier or m.name, check_mirror(m, settings)) for m in mirror.instances]
         return combine(rows, _result(mirror, None), mirror.reason)
     if mirror.status == "error":
+        if mirror.failure is not None and mirror.failure.timed_out:
+            # building the mirror (translate, plan, print …) is search as much as the check
+            # is: past the statement's limit it was slow, not wrong, so no verdict and no error
+            return _out_of_time(mirror, mirror.failure, mirror.build_seconds,
+                                f"building the mirror ({mirror.failure.stage})")
         return _error_result(mirror, mirror.failure, mirror.build_seconds)
     if mirror.status != "ready":
         return _result(mirror, mirror.status, reason=mirror.reason)
@@ -386,7 +391,7 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
             # solving the hypotheses is a search: unfinished, it decides nothing, and the
             # draws must not run in its place (they would read a membership condition on the
             # sampled prefix only), so the row is inconclusive
-            return _out_of_time(mirror, guard, "solving the hypotheses")
+            return _out_of_time(mirror, guard.failure, guard.elapsed, "solving the hypotheses")
         if guard.failed:
             return _error_result(mirror, guard.failure, guard.elapsed)
         if settled is not None:  # a box proof or a solved system: mirror.judge.presettle
@@ -403,21 +408,23 @@ def check_mirror(mirror: Mirror, settings: CheckSettings | None = None) -> State
     if budget is not None:  # the symbolic attempt counts against the statement's budget
         budget = max(0.0, budget - (time.monotonic() - started))
     outcome = guard.call("check", _run_checks, mirror, settings, guard, budget)
-    if guard.failed and guard.failure.timed_out and guard.failure.stage == "check":
-        # the property run honours its budget between draws; past the hard limit it was slow,
-        # not wrong: nothing it saw counts (a verdict needs the run's tally), so inconclusive
-        return _out_of_time(mirror, guard, "the check")
+    if guard.failed and guard.failure.timed_out:
+        # the property run honours its budget between draws, the symbolic attempt is a search;
+        # past the hard limit either was slow, not wrong: nothing it saw counts (a verdict
+        # needs the run's tally or a finished proof), so inconclusive
+        what = "the check" if guard.failure.stage == "check" else guard.failure.stage
+        return _out_of_time(mirror, guard.failure, guard.elapsed, what)
     if guard.failed:
         return _error_result(mirror, guard.failure, guard.elapsed)
     outcome = with_rejections(mirror, outcome, settings.seed)  # by which hypothesis
     return _verdict(mirror, outcome, symbolic, guard.elapsed)
 
 
-def _out_of_time(mirror: Mirror, guard: Guard, what: str) -> StatementResult:
-    """``inconclusive``: a search stage (``what``) ran past the statement's hard limit."""
-    return _result(mirror, "inconclusive", duration=round(guard.elapsed, 3),
+def _out_of_time(mirror: Mirror, failure: Failure, elapsed: float, what: str) -> StatementResult:
+    """``inconclusive``: a stage (``what``) ran past the statement's hard limit."""
+    return _result(mirror, "inconclusive", duration=round(elapsed, 3),
                    reason=f"stopped by the time budget: {what} ran past the statement's limit "
-                          f"({guard.failure.message}) before it could end on its own; "
+                          f"({failure.message}) before it could end on its own; "
                           "nothing it saw counts")
 
 

@@ -40,6 +40,34 @@ class TermRewriter:
         return t
 
 
+class ReadingRewriter(TermRewriter):
+    """A rewrite that reads applications and projections (:meth:`read`: the replacement, or
+    ``None`` to recurse into the node)."""
+
+    def term(self, t: T.Term) -> T.Term:
+        if isinstance(t, (T.App, T.Proj)):
+            found = self.read(t)
+            if found is not None:
+                return found
+        return self.structural(t)
+
+    def read(self, t: T.Term) -> T.Term | None:
+        return None
+
+
+def taken_names(decl: Declaration) -> set[str]:
+    """Every name ``decl``'s statement uses (binders, free and bound variables)."""
+    terms = [b.type for b in decl.binders if b.type is not None]
+    terms += [decl.type] if decl.type is not None else []
+    taken = {b.name for b in decl.binders}
+    for t in terms:
+        taken |= T.free_vars(t)
+        for node in T.walk(t):
+            if isinstance(node, (T.Lam, T.Pi)):
+                taken |= {b.name for b in node.binders}
+    return taken
+
+
 def rewrite_declaration(decl: Declaration, mentions: Callable[[T.Term], bool],
                         make: Callable[[set[str]], TermRewriter]) -> Declaration:
     """``decl`` (a theorem) with the rewriter ``make(taken)`` applied to its binders' types and
@@ -50,16 +78,10 @@ def rewrite_declaration(decl: Declaration, mentions: Callable[[T.Term], bool],
     terms = [b.type for b in decl.binders if b.type is not None] + [decl.type]
     if not any(mentions(t) for t in terms):
         return decl
-    taken = {b.name for b in decl.binders}
-    for t in terms:
-        taken |= T.free_vars(t)
-        for node in T.walk(t):
-            if isinstance(node, (T.Lam, T.Pi)):
-                taken |= {b.name for b in node.binders}
-    rewriter = make(taken)
+    rewriter = make(taken_names(decl))
     binders = tuple(T.Binder(b.name, None if b.type is None else rewriter.term(b.type), b.info)
                     for b in decl.binders)
     return dataclasses.replace(decl, binders=binders, type=rewriter.term(decl.type))
 
 
-__all__ = ["TermRewriter", "rewrite_declaration"]
+__all__ = ["ReadingRewriter", "TermRewriter", "rewrite_declaration", "taken_names"]

@@ -87,13 +87,45 @@ def test_a_statement_that_raises_is_an_error_row_and_the_run_goes_on(monkeypatch
     assert "leanmirror failed in translate" in html
 
 
-def test_a_runaway_check_times_out_as_an_error_row(monkeypatch):
+def test_a_runaway_symbolic_attempt_is_inconclusive_by_the_time_budget(monkeypatch):
+    """A symbolic attempt that never ends is a search that did not finish, not a failure:
+    the row is ``inconclusive`` (time budget), and the draws do not run after it."""
     mirrors = {m.name: m for m in build_mirrors(pipeline.extract_project(PLANTED, "scanner"))}
     monkeypatch.setattr(pipeline, "settle_symbolically", lambda statement, limit: _spin())
     settings = CheckSettings(max_examples=5, sweep=0, statement_timeout=0.5)
     result = pipeline.check_mirror(mirrors["Planted.sq_nonneg'"], settings)
+    assert result.mirror_status == "inconclusive", result.reason
+    assert result.reason.startswith("stopped by the time budget: symbolic settle ran past the "
+                                    "statement's limit (limit 0.5 s)")
+
+
+def test_a_plan_stage_past_the_limit_is_an_inconclusive_row_not_an_error(monkeypatch):
+    """FormalMATH ``omni_theorem_2589`` / ``omni_theorem_3562`` were ``error`` rows: planning
+    the draws (three polynomial equations in three unknowns) ran past the statement's limit.
+    The mirror records the time-out; its row is ``inconclusive`` by the time budget, as a
+    presettle or check time-out is, naming the stage."""
+    monkeypatch.setattr(pipeline, "plan_statement", lambda statement, settings: _spin())
+    extraction = pipeline.extract_project(PLANTED, "scanner")
+    mirrors = {m.name: m for m in build_mirrors(extraction, statement_timeout=0.3)}
+    mirror = mirrors["Planted.sq_nonneg'"]
+    assert mirror.status == "error" and mirror.failure.stage == "plan"
+    result = pipeline.check_mirror(mirror, CheckSettings(max_examples=5, sweep=0,
+                                                         statement_timeout=0.3))
+    assert result.mirror_status == "inconclusive", result.reason
+    assert result.reason.startswith("stopped by the time budget: building the mirror (plan) ran "
+                                    "past the statement's limit (limit 0.3 s)")
+
+
+def test_a_build_stage_that_raises_stays_an_error_row(monkeypatch):
+    def broken(statement, settings):
+        raise IndexError("tuple index out of range")
+
+    monkeypatch.setattr(pipeline, "plan_statement", broken)
+    extraction = pipeline.extract_project(PLANTED, "scanner")
+    mirror = {m.name: m for m in build_mirrors(extraction)}["Planted.sq_nonneg'"]
+    result = pipeline.check_mirror(mirror, FAST)
     assert result.mirror_status == "error"
-    assert result.reason == "leanmirror error: timed out in symbolic settle (limit 0.5 s)"
+    assert result.reason == "leanmirror error in plan: IndexError: tuple index out of range"
 
 
 def test_a_translation_that_never_ends_times_out_while_building(monkeypatch):
@@ -142,7 +174,7 @@ def test_a_property_run_past_the_hard_limit_is_inconclusive_not_an_error(monkeyp
     """``Finset.sum_Ico_Ico_comm'`` at ``M := Matrix (Fin 2) (Fin 2) ℝ`` (round-2026-12-01) was
     an ``error`` row: drawing its table ``ℕ → ℕ → M`` (1,024 floats a draw) outlasted the margin
     the property run keeps before the statement's hard limit. A check that was slow, not wrong,
-    is ``inconclusive`` (time budget); a symbolic stage that never ends stays an error (above)."""
+    is ``inconclusive`` (time budget)."""
     from dataclasses import replace
 
     mirrors = {m.name: m for m in build_mirrors(pipeline.extract_project(PLANTED, "scanner"))}
