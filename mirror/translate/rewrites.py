@@ -4,7 +4,8 @@
    ``Nat.ModEq``, ``Nat.divisors`` …: :mod:`mirror.translate.number_theory`; ``Monotone``,
    ``StrictMono`` …: :mod:`mirror.translate.orders`; ``IsLeast``, ``IsGreatest``,
    ``lowerBounds``, ``upperBounds``: :mod:`mirror.translate.extrema`; ``Polynomial.eval`` of
-   explicit polynomials: :mod:`mirror.translate.polynomials`);
+   explicit polynomials: :mod:`mirror.translate.polynomials`); equalities of sets and
+   ``Set.ncard`` of bounded sets (:mod:`mirror.translate.sets`, first);
 2. collection binders and set-builder membership (:func:`mirror.translate.collections.desugar`);
 3. ``∀ x, f x = e`` hypotheses define ``f`` (:mod:`mirror.translate.functional`);
 4. quantifiers nested in the conclusion lifted to the statement's binders
@@ -24,11 +25,12 @@ from mirror.translate.number_theory import rewrite_number_theory
 from mirror.translate.orders import rewrite_orders
 from mirror.translate.polynomials import rewrite_polynomials
 from mirror.translate.prenex import lift_quantifiers
+from mirror.translate.sets import rewrite_sets
 
 
 def rewrite_theorem(decl: Declaration) -> Declaration:
     """``decl`` with every rewrite above applied."""
-    decl = rewrite_extrema(rewrite_orders(rewrite_number_theory(rewrite_polynomials(decl))))
+    decl = rewrite_extrema(rewrite_orders(rewrite_number_theory(rewrite_polynomials(rewrite_sets(decl)))))
     decl = desugar(decl)
     return lift_quantifiers(define_functions(decl))
 

@@ -1,0 +1,79 @@
+"""Sets as values in FormalMATH-Lite statements (round 21): equalities of sets read by
+extensionality, ``Set.ncard`` of a set its condition bounds counted completely, and counts that
+would rest on a truncated quantifier refused. Each true statement is named after the Mathlib
+fact it rests on and covered, its false twin refuted; a construct left out says why."""
+
+from __future__ import annotations
+
+from tests.mirror.test_vocabulary_reads import assert_twins
+
+
+def test_an_equality_of_real_sets_is_read_by_extensionality(lean_verdicts):
+    # Set.ext_iff + Set.mem_setOf_eq: FormalMATH u_math_269 and u_math_864 (`{x : ℝ | …} =
+    # {x | …}`) were unbound ("setOf") at the base. Each name: (statement, its false twin).
+    twins = {
+        "ext_linear": ("{x : ℝ | -4 < 3 * x + 2 ∧ 3 * x + 2 ≤ 18} = {x | -2 < x ∧ x ≤ 16 / 3}",
+                       # wrong on (1, 16/3]: x = 2 is in the left set only
+                       "{x : ℝ | -4 < 3 * x + 2 ∧ 3 * x + 2 ≤ 18} = {x | -2 < x ∧ x ≤ 1}"),
+        # Set.mem_insert_iff, Set.mem_singleton_iff: x ^ 2 = 1 ↔ x = 1 ∨ x = -1
+        "ext_pair": ("{x : ℝ | x ^ 2 = 1} = {1, -1}", "{x : ℝ | x ^ 2 = 1} = {1}"),
+        "ext_Ioo": ("{x : ℝ | 0 < x ∧ x < 1} = Set.Ioo 0 1",  # Set.mem_Ioo
+                    "{x : ℝ | 0 < x ∧ x < 2} = Set.Ioo 0 1"),
+        # Set.mem_union, a set of naturals typed by its builder
+        "ext_union": ("{n : ℕ | n < 3} = {0} ∪ {n | 1 ≤ n ∧ n ≤ 2}",
+                      "{n : ℕ | n < 3} = {0} ∪ {n | 2 ≤ n ∧ n ≤ 2}"),
+    }
+    verdicts = lean_verdicts("".join(
+        f"theorem {name} : {true} := by sorry\ntheorem {name}_false : {false} := by sorry\n"
+        for name, (true, false) in twins.items()))
+    assert_twins(verdicts, tuple(twins), tuple(f"{name}_false" for name in twins))
+
+
+def test_ncard_of_a_set_its_condition_bounds_is_counted_completely(lean_verdicts):
+    # Set.ncard_coe_finset + Finset.card_filter: FormalMATH omni_theorem_603 (`Set.ncard {k : ℕ |
+    # 1 ≤ k ∧ k ≤ 2013 ∧ k ^ k ≡ 1 [MOD 10]} = 202`) was unbound ("Set.ncard") at the base
+    verdicts = lean_verdicts(
+        "theorem ncard_mult_three : {k : ℕ | k < 100 ∧ 3 ∣ k}.ncard = 34 := by sorry\n"
+        "theorem ncard_mult_three_false : {k : ℕ | k < 100 ∧ 3 ∣ k}.ncard = 33 := by sorry\n"
+        "theorem ncard_pow_self :\n"
+        "    Set.ncard {k : ℕ | 1 ≤ k ∧ k ≤ 60 ∧ k ^ k ≡ 1 [MOD 10]} = 6 := by sorry\n"
+        "theorem ncard_pow_self_false :\n"
+        "    Set.ncard {k : ℕ | 1 ≤ k ∧ k ≤ 60 ∧ k ^ k ≡ 1 [MOD 10]} = 7 := by sorry\n"
+        # over ℤ both ends are needed: -2, -1, 0, 1, 2
+        "theorem ncard_int : {k : ℤ | -5 ≤ k ∧ k ≤ 5 ∧ k ^ 2 < 5}.ncard = 5 := by sorry\n"
+        "theorem ncard_int_false : {k : ℤ | -5 ≤ k ∧ k ≤ 5 ∧ k ^ 2 < 5}.ncard = 3 := by sorry\n"
+        # a bound by a variable: the count is a sum over [0, n]
+        "theorem ncard_var (n : ℕ) : {k : ℕ | k ≤ n}.ncard = n + 1 := by sorry\n"
+        "theorem ncard_var_false (n : ℕ) : {k : ℕ | k ≤ n}.ncard = n := by sorry\n"
+        # unbounded, reals: no count is guessed
+        "theorem ncard_unbounded : {k : ℕ | 3 ∣ k}.ncard = 0 := by sorry\n"
+        "theorem ncard_reals : {x : ℝ | x ^ 2 = 1}.ncard = 2 := by sorry\n")
+    assert_twins(verdicts, ("ncard_mult_three", "ncard_pow_self", "ncard_int", "ncard_var"),
+                 ("ncard_mult_three_false", "ncard_pow_self_false", "ncard_int_false",
+                  "ncard_var_false"))
+    unbounded, reals = verdicts["ncard_unbounded"], verdicts["ncard_reals"]
+    assert unbounded.mirror_status == "untranslatable", unbounded.reason
+    assert "does not bound k from above" in unbounded.reason
+    assert reals.mirror_status == "untranslatable", reals.reason
+    assert "a set of reals" in reals.reason
+
+
+def test_a_count_resting_on_a_truncated_quantifier_is_not_decided(lean_verdicts):
+    # `∀ n, n ≠ m + 1000` is false for every m (n = m + 1000), so these counts are 0: true
+    # statements. The ∀ was decided on the sampled prefix of ℕ, where it holds, so each sum or
+    # filter counted 31 and the true statement was refuted at the base (a false refutation).
+    verdicts = lean_verdicts(
+        "theorem count_sum :\n"
+        "    ∑ m ∈ Finset.range 31, (if ∀ n : ℕ, n ≠ m + 1000 then 1 else 0) = 0 := by sorry\n"
+        "theorem count_filter :\n"
+        "    (Finset.filter (fun m => ∀ n : ℕ, n ≠ m + 1000) (Finset.range 31)).card = 0 := by sorry\n"
+        "theorem count_ncard : Set.ncard {m : ℕ | m ≤ 30 ∧ ∀ n, n ≠ m + 1000} = 0 := by sorry\n"
+        # a bounded quantifier in the condition stays exact (Nat.Prime's ∀ m < p)
+        "theorem count_primes : ∑ m ∈ Finset.range 31, (if Nat.Prime m then 1 else 0) = 10 := by sorry\n"
+        "theorem count_primes_false :\n"
+        "    ∑ m ∈ Finset.range 31, (if Nat.Prime m then 1 else 0) = 11 := by sorry\n")
+    for name in ("count_sum", "count_filter", "count_ncard"):
+        row = verdicts[name]
+        assert row.mirror_status == "untranslatable", (name, row.mirror_status, row.reason)
+        assert "quantifies" in row.reason, (name, row.reason)
+    assert_twins(verdicts, ("count_primes",), ("count_primes_false",))
