@@ -23,6 +23,7 @@ from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
 from mirror.translate.finsets import bound_of, element_type, finset
+from mirror.translate.calculus import CALCULUS_FORMS
 from mirror.translate.lattice_forms import LATTICE_FORMS
 from mirror.translate.witnesses import SEARCHED, candidate_exists
 from mirror.translate.values import (
@@ -511,3 +512,5 @@ def _equiv_swap(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
 
 for _name, _lattice_form in LATTICE_FORMS.items():  # sup', max', ⨆ …: their own module
     form(_name)(_lattice_form)
+for _name, _calculus_form in CALCULUS_FORMS.items():  # deriv, iteratedDeriv: their own module
+    form(_name)(_calculus_form)

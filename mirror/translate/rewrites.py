@@ -5,7 +5,8 @@
    ``StrictMono`` …: :mod:`mirror.translate.orders`; ``IsLeast``, ``IsGreatest``,
    ``lowerBounds``, ``upperBounds``: :mod:`mirror.translate.extrema`; ``Polynomial.eval`` of
    explicit polynomials: :mod:`mirror.translate.polynomials`); equalities of sets and
-   ``Set.ncard`` of bounded sets (:mod:`mirror.translate.sets`, first);
+   ``Set.ncard`` of bounded sets (:mod:`mirror.translate.sets`, first); equalities of
+   derivative functions read pointwise (:mod:`mirror.translate.calculus`);
 2. collection binders and set-builder membership (:func:`mirror.translate.collections.desugar`);
 3. ``∀ x, f x = e`` hypotheses define ``f`` (:mod:`mirror.translate.functional`);
 4. quantifiers nested in the conclusion lifted to the statement's binders
@@ -18,6 +19,7 @@ Each step returns a declaration of the same theorem or raises
 from __future__ import annotations
 
 from bridge.declaration import Declaration
+from mirror.translate.calculus import rewrite_derivatives
 from mirror.translate.collections import desugar
 from mirror.translate.extrema import rewrite_extrema
 from mirror.translate.functional import define_functions
@@ -30,7 +32,8 @@ from mirror.translate.sets import rewrite_sets
 
 def rewrite_theorem(decl: Declaration) -> Declaration:
     """``decl`` with every rewrite above applied."""
-    decl = rewrite_extrema(rewrite_orders(rewrite_number_theory(rewrite_polynomials(rewrite_sets(decl)))))
+    decl = rewrite_extrema(rewrite_orders(rewrite_number_theory(rewrite_polynomials(
+        rewrite_derivatives(rewrite_sets(decl))))))
     decl = desugar(decl)
     return lift_quantifiers(define_functions(decl))
 
