@@ -26,6 +26,9 @@ is the number of solutions of an equation, which needs a proof, not an enumerati
 condition that does not bound the element from both sides (any count taken over a range would
 be a truncated one), or a condition with a quantifier of its own (``∃ n, …``: decided on
 sampled ``n`` only, the count could be wrong). ``Set.encard`` likewise.
+
+``(s.filter p).card`` in dot notation, ``s`` an interval or ``range`` (surely a finset), is
+``Finset.card (Finset.filter p s)``, the form the translator counts.
 """
 
 from __future__ import annotations
@@ -164,6 +167,8 @@ class _Sets(TermRewriter):
         if isinstance(t, T.Proj) and t.field in ("ncard", "encard") \
                 and _set_builder(t.expr) is not None:
             return self._count(t.expr, "Set." + t.field)
+        if isinstance(t, T.Proj) and t.field == "card" and _finset_filter(t.expr) is not None:
+            return app("Finset.card", self.term(_finset_filter(t.expr)))
         return self.structural(t)
 
     def _extensional(self, a: T.Term, b: T.Term) -> T.Term | None:
@@ -206,8 +211,24 @@ class _Sets(TermRewriter):
         return app("Finset.sum", app("Finset.Ico", lo, hi), counted)
 
 
+#: Finsets whose dot notation ``s.filter p`` is surely ``Finset.filter`` (not a multiset's).
+FINSETS = frozenset({"Finset.range", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo",
+                     "Finset.Iic", "Finset.Iio"})
+
+
+def _finset_filter(t: T.Term) -> T.Term | None:
+    """``s.filter p`` of an interval or range ``s`` as ``Finset.filter p s``, else ``None``."""
+    if isinstance(t, T.App) and isinstance(t.fn, T.Proj) and t.fn.field == "filter" \
+            and len(t.args) == 1 and is_call(t.fn.expr, *FINSETS):
+        return app("Finset.filter", t.args[0], t.fn.expr)
+    return None
+
+
 def _mentions(t: T.Term) -> bool:
-    return bool(T.constants(t) & TRIGGERS)
+    if T.constants(t) & TRIGGERS:
+        return True
+    return any(isinstance(node, T.Proj) and node.field == "card"
+               and _finset_filter(node.expr) is not None for node in T.walk(t))
 
 
 def rewrite_sets(decl: Declaration) -> Declaration:

@@ -109,3 +109,15 @@ def test_deriv_of_an_everywhere_differentiable_function_is_its_derivative(lean_v
         row = verdicts[name]
         assert row.mirror_status == "untranslatable", (name, row.mirror_status, row.reason)
         assert "differentiable" in row.reason, (name, row.reason)
+
+
+def test_card_of_a_filter_in_dot_notation_is_counted(lean_verdicts):
+    # Finset.card_filter on `(s.filter p).card`, s an interval (FormalMATH omni_theorem_2843's
+    # shape): it was unbound ("Finset.filter") at the base, while `(Finset.filter p s).card` was
+    # read. 100…999 ending in 7 or 8: 90 · 2 = 180.
+    verdicts = lean_verdicts(
+        "theorem card_filter_dot :\n"
+        "    ((Finset.Icc 100 999).filter (fun n => 7 ≤ n % 10 ∧ n % 10 ≤ 8)).card = 180 := by sorry\n"
+        "theorem card_filter_dot_false :\n"
+        "    ((Finset.Icc 100 999).filter (fun n => 7 ≤ n % 10 ∧ n % 10 ≤ 8)).card = 181 := by sorry\n")
+    assert_twins(verdicts, ("card_filter_dot",), ("card_filter_dot_false",))
