@@ -13,7 +13,7 @@ import sympy as sp
 from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import NAT, PROP, Ty
-from mirror.translate.values import Elab, Env, Known, Untranslatable, is_logical
+from mirror.translate.values import NAT_DOMAIN, Elab, Env, Known, Untranslatable, is_logical
 
 
 def finset(tr: Elab, s_t: T.Term, env: Env, elem_ty: Ty | None):
@@ -53,6 +53,11 @@ def finset(tr: Elab, s_t: T.Term, env: Env, elem_ty: Ty | None):
                 c = applied.expr
                 if not is_logical(c):
                     c = V.Holds(c)
+                if NAT_DOMAIN in c.free_symbols:
+                    # the elements a card or a sum counts would rest on a quantifier decided on
+                    # the sampled prefix of ℕ only (a number carries no `known` flag)
+                    raise Untranslatable("a filter whose condition quantifies over the sampled "
+                                         "prefix of ℕ only", "the elements it keeps are not known")
                 return c if cond is None else sp.And(cond(x), c)
 
             return lo, hi, both

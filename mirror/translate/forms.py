@@ -23,9 +23,11 @@ from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
 from mirror.translate.finsets import bound_of, element_type, finset
+from mirror.translate.calculus import CALCULUS_FORMS
 from mirror.translate.lattice_forms import LATTICE_FORMS
 from mirror.translate.witnesses import SEARCHED, candidate_exists
 from mirror.translate.values import (
+    NAT_DOMAIN,
     ArrayFn,
     Elab,
     Env,
@@ -90,6 +92,12 @@ def _ite(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
         ty = tr.tree_type([then_t, else_t], env, expected)
     if ty.kind == "Prop":
         return Value(V.PropIte(cond, tr.prop(then_t, env), tr.prop(else_t, env)), PROP)
+    if NAT_DOMAIN in cond.free_symbols:
+        # a number carries no `known` flag (mirror.evaluate.polarity): a value chosen by a
+        # quantifier decided on the sampled prefix of ℕ only would be taken as exact (a count
+        # `∑ m < 31, if ∀ n, n ≠ m + 1000 then 1 else 0` came out 31, not 0)
+        raise Untranslatable("an if-then-else value whose condition quantifies over the "
+                             "sampled prefix of ℕ only", "the value it picks is not known")
     a = tr.arith(then_t, env, ty)
     b = tr.arith(else_t, env, ty)
     if a.is_fn or b.is_fn or (ty is not None and ty.is_array):
@@ -504,3 +512,5 @@ def _equiv_swap(tr: Elab, args: Args, env: Env, expected: Ty | None) -> Value:
 
 for _name, _lattice_form in LATTICE_FORMS.items():  # sup', max', ⨆ …: their own module
     form(_name)(_lattice_form)
+for _name, _calculus_form in CALCULUS_FORMS.items():  # deriv, iteratedDeriv: their own module
+    form(_name)(_calculus_form)

@@ -1,4 +1,5 @@
-"""Functional hypotheses that define a function: ``(f : ℝ → ℝ) (h₀ : ∀ x, f x = e)``.
+"""Functional hypotheses that define a function: ``(f : ℝ → ℝ) (h₀ : ∀ x, f x = e)``, or
+``(h₀ : f = fun x => e)``.
 
 Such a hypothesis quantifies over the whole domain of ``f`` and fixes its value everywhere, so
 ``f`` *is* ``fun x => e`` (function extensionality, ``funext``): the statement is rewritten with
@@ -34,7 +35,14 @@ def _domains(ty: T.Term | None) -> tuple[list[T.Term], T.Term] | None:
 
 
 def _definition(hyp: T.Term | None, functions: dict[str, tuple[list, T.Term]]):
-    """``(f, parameters, body)`` when ``hyp`` is ``∀ x₁ … xₙ, f x₁ … xₙ = body``."""
+    """``(f, parameters, body)`` when ``hyp`` is ``∀ x₁ … xₙ, f x₁ … xₙ = body`` or
+    ``f = fun x₁ … xₙ => body`` (the same by ``funext``)."""
+    if isinstance(hyp, T.App) and hyp.fn == T.Const("Eq") and len(hyp.args) == 2 \
+            and isinstance(hyp.args[0], T.Var) and isinstance(hyp.args[1], T.Lam) \
+            and hyp.args[0].name in functions:
+        lam = hyp.args[1]
+        hyp = T.Pi(lam.binders, T.App(T.Const("Eq"), (
+            T.App(hyp.args[0], tuple(T.Var(b.name) for b in lam.binders)), lam.body)))
     if not isinstance(hyp, T.Pi):
         return None
     params = [b for b in hyp.binders]
