@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import sympy as sp
+
 from bridge import term as T
 
 BOT = "⊥"
@@ -55,6 +57,12 @@ def numeral(t: T.Term, ring: str | None = None) -> Fraction | None:
     return None
 
 
+def rational_numeral(t: T.Term, ring: str | None = None) -> sp.Rational | None:
+    """:func:`numeral` as an exact sympy rational, or ``None``."""
+    value = numeral(t, ring)
+    return None if value is None else sp.Rational(value.numerator, value.denominator)
+
+
 def extended(t: T.Term, ring: str | None = None) -> Fraction | str | None:
     """A numeral, ``⊥`` or ``⊤`` as a value, or ``None``."""
     if isinstance(t, T.Typed):
@@ -92,4 +100,4 @@ def value_term(v: Fraction, ring: str) -> T.Term:
     return T.Typed(body, T.Const(ring))
 
 
-__all__ = ["BOT", "TOP", "RELATIONS", "compare", "extended", "numeral", "truth", "value_term"]
+__all__ = ["BOT", "TOP", "RELATIONS", "compare", "extended", "numeral", "rational_numeral", "truth", "value_term"]

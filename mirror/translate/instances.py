@@ -132,6 +132,26 @@ class Instance:
         return ", ".join(f"{var} := {lean}" for var, lean in self.carriers)
 
 
+#: Classes the trivial type ``PUnit`` (one point, every operation constant) is an instance of
+#: whatever their other arguments are (``Module R PUnit`` for every ring ``R``). A type
+#: parameter whose classes are all here can be dropped even where a class ties it to a value
+#: that stays: ``PUnit`` satisfies them at every value. ``Nontrivial``, fields, characteristic
+#: classes and the like are deliberately absent.
+TRIVIAL_CLASSES = frozenset({
+    "Zero", "One", "Add", "Mul", "Neg", "Sub", "SMul", "VAdd",
+    "AddSemigroup", "AddZeroClass", "AddMonoid", "AddCommMonoid", "AddGroup", "AddCommGroup",
+    "Semigroup", "MulOneClass", "Monoid", "CommMonoid", "Group", "CommGroup",
+    "Semiring", "CommSemiring", "Ring", "CommRing", "NonUnitalRing", "NonUnitalSemiring",
+    "Module", "MulAction", "DistribMulAction", "MulActionWithZero", "SMulWithZero", "Algebra",
+    "IsScalarTower", "SMulCommClass", "Module.Finite", "Module.Free", "FiniteDimensional",
+    "TopologicalSpace", "UniformSpace", "PseudoMetricSpace", "MetricSpace", "PseudoEMetricSpace",
+    "EMetricSpace", "SeminormedAddCommGroup", "NormedAddCommGroup", "NormedSpace",
+    "InnerProductSpace", "CompleteSpace", "T2Space", "ContinuousAdd", "ContinuousSMul",
+    "TopologicalAddGroup", "MeasurableSpace", "Fintype", "Finite", "Countable", "DecidableEq",
+    "Inhabited", "Nonempty", "Unique", "Subsingleton",
+})
+
+
 def _is_type_parameter(binder: T.Binder) -> bool:
     return isinstance(binder.type, T.Sort) and binder.type.level != 0
 
@@ -233,9 +253,58 @@ def with_value_hypotheses(decl: Declaration) -> Declaration:
 def _without_unused(decl: Declaration, params: list[str]) -> Declaration:
     """``decl`` without the type parameters its statement does not use, with their class
     binders and the variables of those types that nothing mentions (the scanner includes
-    section variables generously: ``variable {α} [TopologicalSpace α] {x : α}``). Sound for
-    refutation as every class here has a nonempty instance (``PUnit`` or a carrier)."""
+    section variables generously: ``variable {α} [TopologicalSpace α] {x : α}``).
+
+    Dropping a parameter ``G`` is sound when its class binders say nothing of what stays: a
+    class on ``G`` alone (or with constants) has some instance, so the statement does not
+    depend on it. A class binder that ties ``G`` to a variable that stays (``[Module (ZMod n)
+    G]``) may constrain that variable together with the other classes on ``G`` (with
+    ``[Nontrivial G]`` it forces ``n ≠ 1``: Mathlib's ``ZModModule.char_ne_one``), so ``G`` is
+    then dropped only when the trivial type ``PUnit`` is an instance of every class on ``G``
+    (:data:`TRIVIAL_CLASSES`) whatever the other arguments are; otherwise ``G`` is kept, and a
+    parameter without a carrier makes the statement untranslatable."""
     relevant = set(T.free_vars(decl.type)) if decl.type is not None else set()
+    while True:
+        unused = _unused_parameters(decl, params, relevant)
+        tied = _tied_parameters(decl, unused, relevant)
+        if not tied:
+            break
+        relevant |= tied
+    if not unused:
+        return decl
+    last = {b.name: i for i, b in enumerate(decl.binders)}
+    kept = tuple(b for i, b in enumerate(decl.binders)
+                 if not (b.name in unused or (b.type is not None and set(T.free_vars(b.type))
+                                               & unused and (b.name not in relevant
+                                                             or last[b.name] != i))))
+    return dataclasses.replace(decl, binders=kept)
+
+
+def _tied_parameters(decl: Declaration, unused: set[str], relevant: set[str]) -> set[str]:
+    """The parameters of ``unused`` that a class binder ties to a variable of ``relevant``,
+    and that some class on them may make a constraint on that variable (a class outside
+    :data:`TRIVIAL_CLASSES`)."""
+    tied: set[str] = set()
+    for param in unused:
+        classes = []
+        ties = False
+        for binder in decl.binders:
+            if binder.info != "instImplicit" or binder.type is None:
+                continue
+            mentions = set(T.free_vars(binder.type))
+            if param not in mentions:
+                continue
+            found = _class_of(binder)
+            classes.append(None if found is None else found[0])
+            ties = ties or bool((mentions - unused) & relevant)
+        if ties and not all(name in TRIVIAL_CLASSES for name in classes):
+            tied.add(param)
+    return tied
+
+
+def _unused_parameters(decl: Declaration, params: list[str], relevant: set[str]) -> set[str]:
+    """The parameters of ``params`` nothing relevant mentions; ``relevant`` grows in place
+    with the variables the relevant binders mention."""
     last = {b.name: i for i, b in enumerate(decl.binders)}  # a later binder shadows
     typed = []
     for index, binder in enumerate(decl.binders):
@@ -256,14 +325,7 @@ def _without_unused(decl: Declaration, params: list[str]) -> Declaration:
             if last[binder.name] == index and used and not mentions <= relevant:
                 relevant |= mentions
                 changed = True
-    unused = set(params) - relevant
-    if not unused:
-        return decl
-    kept = tuple(b for i, b in enumerate(decl.binders)
-                 if not (b.name in unused or (b.type is not None and set(T.free_vars(b.type))
-                                               & unused and (b.name not in relevant
-                                                             or last[b.name] != i))))
-    return dataclasses.replace(decl, binders=kept)
+    return set(params) - relevant
 
 
 def instantiate(decl: Declaration, table: CarrierTable | None = None) -> list[Instance]:

@@ -59,7 +59,7 @@ import sympy as sp
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.extended_values import (BOT, RELATIONS, c, compare, extended, is_app,
-                                              numeral, truth, value_term)
+                                              numeral, rational_numeral, truth, value_term)
 from mirror.translate.lean_terms import fresh_name
 from mirror.translate.term_rewriter import ReadingRewriter, rewrite_declaration, taken_names
 from mirror.translate.values import Untranslatable
@@ -217,16 +217,16 @@ class _Reader:
             return self.read(t.expr) if ring == self.ring else None
         if isinstance(t, T.Const) and t.name in _X:
             return _X_SYMBOL
-        value = numeral(t, self.ring)
+        value = rational_numeral(t, self.ring)
         if value is not None:
-            return sp.Rational(value.numerator, value.denominator)
+            return value
         if not (isinstance(t, T.App) and isinstance(t.fn, T.Const)):
             return None
         name, args = t.fn.name, t.args
         if name in _C and len(args) == 1:
-            value = numeral(args[0], self.ring)
+            value = rational_numeral(args[0], self.ring)
             if value is not None:
-                return sp.Rational(value.numerator, value.denominator)
+                return value
             for symbol, atom in self.atoms.items():
                 if atom == args[0]:
                     return symbol

@@ -34,7 +34,7 @@ import sympy as sp
 
 from bridge import term as T
 from bridge.declaration import Declaration
-from mirror.translate.extended_values import c, is_app, numeral, value_term
+from mirror.translate.extended_values import c, is_app, numeral, rational_numeral, value_term
 
 _RINGS = frozenset({"Real", "Rat", "Int"})
 #: An integer set is enumerated only over a range at most this long.
@@ -55,9 +55,9 @@ def _expr(t: T.Term, x: str, symbol: sp.Symbol, ring: str) -> sp.Expr:
         return _expr(t.expr, x, symbol, ring)
     if t == T.Var(x):
         return symbol
-    value = numeral(t, ring)
+    value = rational_numeral(t, ring)
     if value is not None:
-        return sp.Rational(value.numerator, value.denominator)
+        return value
     if not (isinstance(t, T.App) and isinstance(t.fn, T.Const)):
         raise _NotRead
     name, args = t.fn.name, t.args

@@ -12,9 +12,11 @@ and ``ℕ → ℝ≥0 → ℝ``, ``ℝ≥0 → ℝ≥0∞``. A coercion never ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy as sp
+
+from mirror.translate.errors import Untranslatable
 
 NUMERIC_ORDER = ("Nat", "Int", "Rat", "Real", "Complex")
 #: Every numeric carrier (the tower and the subtypes of it Mathlib uses).
@@ -53,6 +55,10 @@ class Ty:
 
     kind: str
     args: tuple = ()
+    #: ``True`` for a ``Fin n`` that is Lean's ``ZMod n``: the same values and arithmetic, but
+    #: other coercions (``ℤ → ZMod n`` always; no ``ZMod n → ℕ``), which decide the type of a
+    #: relation between the two. Not part of the type's identity.
+    zmod: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         if self.kind == "Fin":
@@ -141,22 +147,58 @@ def fun(dom: Ty, cod: Ty) -> Ty:
 
 
 def numeric_max(a: Ty | None, b: Ty | None) -> Ty | None:
-    """The larger of two types in the coercion order (``Fin`` counts as ``Nat``)."""
+    """The type Lean's ``binop%``/``binrel%`` elaborator gives two leaves met in this order:
+    ``a`` (the type so far) is kept when ``b`` coerces to it, else ``b`` is taken when ``a``
+    coerces to ``b`` — so the result depends on the order where coercions go both ways.
+
+    ``Fin n``/``ZMod n`` against ℕ or ℤ: a numeral modulus or ``ZMod`` takes the casts
+    (``NatCast``/``IntCast``) and keeps the type when it comes first; a ``Fin n`` coming second
+    goes to ℕ/ℤ by its value. Raises :class:`Untranslatable` where Lean's choice depends on
+    something the type does not record (``NeZero n`` for a symbolic ``n``, the Mathlib
+    version's ``ZMod n → ℤ`` coercion, ``RatCast`` of a prime ``ZMod p``)."""
     if a is None:
         return b
     if b is None:
         return a
-    ka = "Nat" if a.kind == "Fin" else a.kind
-    kb = "Nat" if b.kind == "Fin" else b.kind
-    if ka in NUMERIC_KINDS and kb in NUMERIC_KINDS:
-        if a.kind == "Fin" and b.kind == "Fin":
+    if "Fin" in (a.kind, b.kind) and {a.kind, b.kind} <= {"Fin", *NUMERIC_KINDS}:
+        return _fin_max(a, b)
+    if a.kind in NUMERIC_KINDS and b.kind in NUMERIC_KINDS:
+        if coerces(b.kind, a.kind):
             return a
-        if coerces(kb, ka):
-            return a
-        if coerces(ka, kb):
+        if coerces(a.kind, b.kind):
             return b
         # no coercion either way (ℤ and ℝ≥0): both meet in ℝ
         return REAL
     if a.is_array:
         return a
     return b if b.is_array else a
+
+
+#: Carriers that cast into ``Fin n`` (``n`` a numeral) and ``ZMod n``: ``NatCast``/``IntCast``.
+_CAST_INTO_FIN = ("PNat", "Nat", "Int")
+
+
+def _fin_max(a: Ty, b: Ty) -> Ty:
+    if a.kind == "Fin" and b.kind == "Fin":
+        return a
+    if a.kind == "Fin":
+        if b.kind in _CAST_INTO_FIN:
+            if a.zmod or isinstance(a.args[0], sp.Integer):
+                return a
+            raise Untranslatable(
+                f"a relation between {a} and {b}",
+                f"Lean casts the {b} side into {a} only where an instance NeZero "
+                f"{a.args[0]} is known, which leanmirror does not track; write the cast "
+                f"(`(i : ℕ)` or `(k : {a})`)")
+        if a.zmod and b.kind == "Rat":
+            raise Untranslatable(f"a relation between ZMod {a.args[0]} and ℚ",
+                                 "whether ℚ casts into it depends on a Field instance")
+        return b
+    if a.kind in ("PNat", "Nat"):
+        return b if b.zmod else a
+    if a.kind == "Int" and b.zmod:
+        raise Untranslatable(
+            f"a relation between ℤ and ZMod {b.args[0]}",
+            "its type depends on the Mathlib version (whether ZMod n coerces to ℤ); "
+            "write the cast (`(a : ZMod n)` or `(z.val : ℤ)`)")
+    return a

@@ -173,7 +173,7 @@ class Unfolding:
                 value = self.coerce(value, pty)
             values.append(value)
             def_env[binder.name] = value
-        result_ty = self.try_type(drop_pis(decl.type, len(post)), def_env)
+        result_ty = self._declared_type(drop_pis(decl.type, len(post)), def_env)
         exprs = [self.tabulated(v, v.ty) if v.is_fn else v.expr for v in values]
         call = V.BoundCall(sp.Symbol(decl.name), sp.Tuple(*self._dims_of(decl, def_env)), *exprs)
         return self.apply(Value.of(call, result_ty), extra[len(post):], expected)
@@ -181,7 +181,7 @@ class Unfolding:
     def _unfold_body(self, decl: Declaration, def_env: Env, extra: Args,
                      expected: Ty | None) -> Value:
         """``decl``'s body in ``def_env``, at its declared result type, applied to ``extra``."""
-        result_ty = self.try_type(decl.type, def_env) if decl.type is not None else None
+        result_ty = self._declared_type(decl.type, def_env)
         result = self.elab(decl.value, def_env, result_ty)
         if result_ty is not None and not result.is_fn and result.ty is not None \
                 and result_ty.is_numeric:
@@ -189,6 +189,15 @@ class Unfolding:
         if result.is_fn and result.ty is None and result_ty is not None:
             result = Value(fn=result.fn, ty=result_ty)
         return self.apply(result, extra, expected)
+
+    def _declared_type(self, term: T.Term | None, def_env: Env) -> Ty | None:
+        """A definition's declared result type, or ``None`` where it declares none. A type
+        that is declared but cannot be read (``ZMod (2 ^ p - 1)``, a type variable the
+        arguments leave unsolved) raises: the body's arithmetic is that type's, so reading it
+        at a default type (ℕ) would be a guess."""
+        if term is None:
+            return None
+        return self.type_of(term, def_env)
 
     def _dims_of(self, decl: Declaration, def_env: Env) -> list[sp.Basic]:
         """Values of the implicit ℕ binders (dimensions) of a bound definition, in order."""
@@ -281,10 +290,9 @@ class Unfolding:
             )
         n_term, n_env = extra[0]
         n_value = self.scalar(n_term, n_env, NAT)
-        result_ty = self.try_type(decl.type, def_env)
-        value_ty = result_ty
+        value_ty = self._declared_type(decl.type, def_env)
         if isinstance(decl.type, T.Pi):
-            value_ty = self.try_type(drop_pis(decl.type, len(base_eq.patterns)), def_env)
+            value_ty = self._declared_type(drop_pis(decl.type, len(base_eq.patterns)), def_env)
         base_env = Env(def_env)
         base = self.elab(base_eq.rhs, base_env, value_ty)
         t_name = step_eq.patterns[0].args[0].name

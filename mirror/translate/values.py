@@ -14,7 +14,7 @@ import sympy as sp
 
 from bridge import term as T
 from bridge.declaration import Declaration
-from bridge.errors import LeanMirrorError
+from mirror.translate.errors import Untranslatable
 from mirror.translate.number_theory import DVD
 from mirror.translate.types import (
     BOOL,
@@ -30,17 +30,6 @@ from mirror.translate.types import (
     Ty,
     fin,
 )
-
-class Untranslatable(LeanMirrorError, NotImplementedError):
-    """A construct the translator does not handle. ``construct`` names it."""
-
-    def __init__(self, construct: str, detail: str = "", verb: str = "translate") -> None:
-        self.construct = construct
-        message = f"cannot {verb} {construct}"
-        if detail:
-            message += f": {detail}"
-        super().__init__(message)
-
 
 class UnknownType(Untranslatable):
     """A binder or numeral whose Lean type no use of it fixes: nothing is guessed."""
@@ -374,7 +363,7 @@ def zmod(n: sp.Basic) -> Ty:
     """``ZMod n``: ``ℤ`` for ``n = 0``, else ``Fin n`` (Mathlib's definition)."""
     if not isinstance(n, sp.Integer):
         raise Untranslatable(f"ZMod {n}", "only a numeral modulus is supported (ZMod 0 = ℤ)")
-    return INT if n == 0 else fin(n)
+    return INT if n == 0 else Ty("Fin", (n,), zmod=True)
 
 
 #: Arguments an arithmetic operation takes (the others are binary); more are an application
