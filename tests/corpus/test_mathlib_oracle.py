@@ -44,7 +44,7 @@ def _sources(project) -> dict[str, str]:
 @pytest.mark.parametrize("project", MATHLIB_PROJECTS, ids=lambda p: p.name)
 def test_every_vendored_mathlib_file_keeps_its_license_and_names_its_commit(project):
     files = sorted((project / "Mathlib").rglob("*.lean"))
-    assert len(files) >= 10
+    assert files, project  # a round may be small (round-2026-12-02x: 8 files)
     for file in files:
         head = file.read_text(encoding="utf-8")[:400]
         assert "Released under Apache 2.0 license" in head, file
