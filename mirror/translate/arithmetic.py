@@ -98,6 +98,8 @@ class Arithmetic:
             target = self.arith(args[1], env, ty)
             if ty.kind == "Matrix" or target.is_fn:
                 return Value(V.LMatSMul(scalar.expr, self.as_matrix(target)), ty)
+            if ty.kind == "Fin":  # `n • a` in ZMod n / Fin n: reduced like `n * a` (zsmul_eq_mul)
+                return Value(V.FinWrap(scalar.expr * target.expr, ty.args[0]), ty)
             return Value(scalar.expr * target.expr, ty)
         if kind in ("neg", "inv"):
             (arg,) = args

@@ -160,3 +160,27 @@ def test_a_definition_at_an_unreadable_type_is_not_read_at_a_default(first_look,
     row = first_look[name]
     assert row.mirror_status == "untranslatable", (row.mirror_status, row.counterexample)
     assert "ZMod 2**p - 1" in row.reason or "not None" in row.reason, row.reason
+
+
+SMUL = """
+theorem zsmul_eq_mul_zmod (a : ZMod 6) (n : ℤ) : n • a = n * a := by
+  sorry
+
+theorem zsmul_one_zmod (n : ℤ) : n • (1 : ZMod 6) = n := by
+  sorry
+
+theorem zsmul_natAbs_false (a : ZMod 6) (n : ℤ) : n • a = a * (n.natAbs : ZMod 6) := by
+  sorry
+"""
+
+
+def test_a_scalar_multiple_in_zmod_is_reduced(lean_verdicts):
+    # Mathlib's `zsmul_eq_mul`, `zsmul_one` (Data.Int.Cast.Lemmas) at α := ZMod 6: `n • a` was
+    # left unreduced (-1 • 1 = -1 against n * a = 5), refuted once the relation was typed ZMod 6
+    verdicts = lean_verdicts(SMUL)
+    for name in ("zsmul_eq_mul_zmod", "zsmul_one_zmod"):
+        row = verdicts[name]
+        assert row.mirror_status in ("tested", "symbolic"), (name, row.mirror_status, row.reason,
+                                                             row.counterexample)
+    false = verdicts["zsmul_natAbs_false"]
+    assert false.mirror_status == "refuted", (false.mirror_status, false.reason)
