@@ -131,18 +131,21 @@ def combine(rows: list[tuple[str, StatementResult]], base: StatementResult,
         raise ValueError("combine: expected at least one checked instance, got none")
     labels = [label for label, _ in rows]
     refuted = [(label, r) for label, r in rows if r.mirror_status == "refuted"]
-    statuses = [r.mirror_status for _, r in rows]
+    # an instance whose hypotheses never hold at its carrier (`b < 0` at ℕ) holds vacuously
+    # there and says nothing of the others: the statement is vacuous only if every instance is
+    judged = [(label, r) for label, r in rows if r.mirror_status != "vacuous"] or rows
+    statuses = [r.mirror_status for _, r in judged]
     if refuted:
         label, chosen = refuted[0]
         status = "refuted"
     elif all(s == "symbolic" for s in statuses):
-        label, chosen = rows[0]
+        label, chosen = judged[0]
         status = "symbolic"
     elif all(s in ("tested", "symbolic") for s in statuses):
-        label, chosen = next((lr for lr in rows if lr[1].mirror_status == "tested"), rows[0])
+        label, chosen = next((lr for lr in judged if lr[1].mirror_status == "tested"), judged[0])
         status = "tested"
     else:
-        label, chosen = min(rows, key=lambda lr: _STRENGTH.index(lr[1].mirror_status)
+        label, chosen = min(judged, key=lambda lr: _STRENGTH.index(lr[1].mirror_status)
                             if lr[1].mirror_status in _STRENGTH else 0)
         status = chosen.mirror_status
     notes = "; ".join(f"{lab}: {r.mirror_status}" for lab, r in rows)

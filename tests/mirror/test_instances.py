@@ -211,6 +211,14 @@ def test_verdicts_combine_soundly():
     assert weakest.mirror_status == "error" and weakest.carriers == ["a", "b", "c"]
     assert combine([("a", _row("tested")), ("b", _row("inconclusive"))], base).mirror_status \
         == "inconclusive"
+    # Mathlib's `nonpos_of_mul_nonneg_left` (round 22's first look): tested at ℝ, ℚ, ℤ and
+    # vacuous at ℕ (`b < 0` never holds there) is tested, not vacuous
+    mixed = combine([("ℝ", _row("tested")), ("ℕ", _row("vacuous"))], base)
+    assert mixed.mirror_status == "tested" and "ℕ: vacuous" in mixed.method
+    assert combine([("ℝ", _row("vacuous")), ("ℕ", _row("vacuous"))], base).mirror_status \
+        == "vacuous"
+    assert combine([("ℝ", _row("inconclusive")), ("ℕ", _row("vacuous"))], base).mirror_status \
+        == "inconclusive"
 
 
 def test_the_report_names_the_carriers(rows, tmp_path):
