@@ -120,7 +120,15 @@ class Guard:
         except Exception as exc:  # noqa: BLE001 - the point of the guard
             text = str(exc).strip()
             message = text.splitlines()[0][:500] if text else ""
-            self.failure = Failure(stage, type(exc).__name__, message)
+            if armed and self.remaining() <= 0:
+                # raised after the limit: the alarm landed where it was swallowed (Hypothesis's
+                # gc callback) and left a library mid-operation ("IndexError: pop from empty
+                # list"): the stage ran out of time, and what broke is said beside it
+                self.failure = Failure(stage, "StatementTimeout",
+                                       f"limit {self.timeout:g} s; then {type(exc).__name__}: "
+                                       f"{message}", timed_out=True)
+            else:
+                self.failure = Failure(stage, type(exc).__name__, message)
         return None
 
     def _timed_out(self, stage: str) -> Failure:

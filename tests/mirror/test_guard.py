@@ -170,6 +170,30 @@ def test_a_time_limit_swallowed_where_it_landed_fires_again():
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # no alarm left behind
 
 
+def test_an_exception_after_a_swallowed_time_limit_is_a_time_out():
+    # round 22's extreme pass of `Finset.sum_Ico_Ico_comm'` at Matrix (Fin 3) (Fin 3) ℝ: the
+    # alarm was swallowed inside Hypothesis, which then failed with "IndexError: pop from empty
+    # list" — an error row for a statement that was only slow
+    from mirror.judge.guard import StatementTimeout
+
+    def broken_by_the_interrupt() -> None:
+        try:
+            while True:
+                pass
+        except StatementTimeout:
+            pass  # swallowed where it landed
+        raise IndexError("pop from empty list")
+
+    guard = Guard(timeout=0.2)
+    assert guard.call("check", broken_by_the_interrupt) is None
+    assert guard.failure.timed_out, guard.failure
+    assert "IndexError: pop from empty list" in guard.failure.message
+    # the same exception before the limit stays an error
+    early = Guard(timeout=30)
+    assert early.call("check", lambda: [].pop()) is None
+    assert not early.failure.timed_out and early.failure.kind == "IndexError"
+
+
 def test_a_property_run_past_the_hard_limit_is_inconclusive_not_an_error(monkeypatch):
     """``Finset.sum_Ico_Ico_comm'`` at ``M := Matrix (Fin 2) (Fin 2) ℝ`` (round-2026-12-01) was
     an ``error`` row: drawing its table ``ℕ → ℕ → M`` (1,024 floats a draw) outlasted the margin
