@@ -26,7 +26,7 @@ theorem image_extrema {f : ℝ → ℝ} (hf : f = λ x => (x - 1) / (x^2 - 2 * x
     IsGreatest (Set.image f (Set.Icc (3 / 2) 2)) (1 / 5) ∧
     IsLeast (Set.image f (Set.Icc (3 / 2) 2)) (2 / 17) := by sorry
 theorem image_greatest_false {f : ℝ → ℝ} (hf : f = λ x => (x - 1) / (x^2 - 2 * x + 5)) :
-    IsGreatest (Set.image f (Set.Icc (3 / 2) 2)) (1 / 6) := by sorry
+    IsGreatest (Set.image f (Set.Icc (3 / 2) 2)) (2 / 17) := by sorry
 theorem mem_at_zero : (-1 : ℝ) ∈ {t : ℝ | ∃ x : ℝ, 0 ≤ x ∧ t = x ^ 2 - 1} := by sorry
 """
 
