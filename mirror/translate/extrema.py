@@ -7,7 +7,15 @@ Lean                           rewritten to (Mathlib's definition, ``Mathlib/Ord
 ``IsGreatest s a``             ``a ∈ s ∧ a ∈ upperBounds s``
 ``a ∈ lowerBounds s``          ``∀ x : α, x ∈ s → a ≤ x``
 ``a ∈ upperBounds s``          ``∀ x : α, x ∈ s → x ≤ a``
+``a ∈ f '' s`` (``Set.image``)  ``∃ x, x ∈ s ∧ f x = a`` (``Set.mem_image``)
 =============================  ==========================================================
+
+A bound on a set given as an image, ``{t | ∃ x y, P x y ∧ t = e x y}`` (the equation
+``t = e`` or ``e = t`` a conjunct, ``t`` nowhere else), is read by the one-point rule
+(``forall_exists_index``, ``forall_eq``): ``∀ t, (∃ x y, P ∧ t = e) → a ≤ t`` is
+``∀ x y, P → a ≤ e``, with ``e`` elaborated at ``t``'s type, exactly; the same for
+``∀ x ∈ s, a ≤ f x`` of ``f '' s``. The quantifiers over ℝ are then sampled (a failing draw
+refutes) or proved over a box (:mod:`mirror.judge.boxes`); nothing is truncated.
 
 On ℕ (a linear order) ``∀ x, x ∈ s → a ≤ x`` is read as its contrapositive
 ``∀ x : ℕ, x < a → x ∉ s`` (``not_le``), a quantifier the translator bounds exactly by
@@ -81,6 +89,10 @@ class _Extrema(TermRewriter):
         ty = self.element_type(s, a)
         if isinstance(s, T.Typed) and ty is not None:
             s = s.expr  # `({1, 2} : Set ℕ)`: the element type is on the quantifier's binder
+        if not (which == "lower" and ty == T.Const("Nat")):
+            image = _image_bound(which, s, a, ty, self.types, self.fresh("x_image"))
+            if image is not None:
+                return image
         x = T.Var(self.fresh("x_bound"))
         if which == "lower" and ty == T.Const("Nat"):
             body = T.Pi((T.Binder("_", _c("LT.lt", x, a)),),
@@ -97,12 +109,16 @@ class _Extrema(TermRewriter):
             if isinstance(head, T.Const) and head.name in EXTREMA and len(args) == 2:
                 s, a = args
                 a = self.ascribed(s, a)
-                return _c("And", _c("Membership.mem", s, a), self.bound(EXTREMA[head.name], s, a))
+                member = (_image_member(*s.args, a, self.types, self.fresh("x_image")) if _is(s, "Set.image", 2)
+                          else _c("Membership.mem", s, a))
+                return _c("And", member, self.bound(EXTREMA[head.name], s, a))
             if _is(t, "Membership.mem", 2) and isinstance(args[0], T.App) \
                     and isinstance(args[0].fn, T.Const) and args[0].fn.name in BOUNDS \
                     and len(args[0].args) == 1:
                 bounded = args[0].args[0]
                 return self.bound(BOUNDS[args[0].fn.name], bounded, self.ascribed(bounded, args[1]))
+            if _is(t, "Membership.mem", 2) and _is(args[0], "Set.image", 2):
+                return _image_member(*args[0].args, args[1], self.types, self.fresh("x_image"))
             return T.App(self.term(head), tuple(args), t.ty)
         return self.structural(t)
 
@@ -139,9 +155,83 @@ def _numeral_default(s: T.Term, a: T.Term) -> bool:
     return True
 
 
+def _conjuncts(t: T.Term) -> list[T.Term]:
+    if _is(t, "And", 2):
+        return _conjuncts(t.args[0]) + _conjuncts(t.args[1])
+    return [t]
+
+
+def _implies(premises: list[T.Term], conclusion: T.Term) -> T.Term:
+    for p in reversed(premises):
+        conclusion = T.Pi((T.Binder("_", p),), conclusion)
+    return conclusion
+
+
+def _relation(which: str, a: T.Term, e: T.Term) -> T.Term:
+    return _c("LE.le", a, e) if which == "lower" else _c("LE.le", e, a)
+
+
+def _lam_parts(f: T.Term, types: dict[str, T.Term], name: str) -> tuple[T.Binder, T.Term]:
+    """``f`` as ``fun x => body``: its own binder, or ``name`` applied (typed by the domain of
+    ``f``'s declared type ``α → β`` when it has one)."""
+    if isinstance(f, T.Lam) and len(f.binders) == 1:
+        return f.binders[0], f.body
+    domain = None
+    declared = types.get(f.name) if isinstance(f, T.Var) else None
+    if isinstance(declared, T.Pi) and len(declared.binders) == 1:
+        domain = declared.binders[0].type
+    return T.Binder(name, domain), T.App(f, (T.Var(name),))
+
+
+def _image_bound(which: str, s: T.Term, a: T.Term, ty: T.Term | None,
+                 types: dict[str, T.Term], name: str) -> T.Term | None:
+    """The bound of an image set by the one-point rule (module doc), ``None`` when ``s`` is
+    not one in the form read here."""
+    if _is(s, "Set.image", 2):
+        x, body = _lam_parts(s.args[0], types, name)
+        if x.name in T.free_vars(a) | T.free_vars(s.args[1]):
+            x, body = T.Binder(name, x.type), T.App(s.args[0], (T.Var(name),))
+        return T.Pi((x,), _implies([_c("Membership.mem", s.args[1], T.Var(x.name))],
+                                   _relation(which, a, body)))
+    if not (_is(s, "setOf", 1) and isinstance(s.args[0], T.Lam) and len(s.args[0].binders) == 1):
+        return None
+    t = s.args[0].binders[0].name
+    body, binders = s.args[0].body, []
+    while _is(body, "Exists", 1) and isinstance(body.args[0], T.Lam):
+        binders.extend(body.args[0].binders)
+        body = body.args[0].body
+    names = [b.name for b in binders]
+    if not binders or t in names or len(set(names)) != len(names) \
+            or set(names) & (T.free_vars(a) | {t}):
+        return None
+    conjuncts = _conjuncts(body)
+    for k, conj in enumerate(conjuncts):
+        if not _is(conj, "Eq", 2):
+            continue
+        lhs, rhs = conj.args
+        e = rhs if lhs == T.Var(t) else lhs if rhs == T.Var(t) else None
+        rest = conjuncts[:k] + conjuncts[k + 1:]
+        if e is None or t in T.free_vars(e) or any(t in T.free_vars(r) for r in rest):
+            continue
+        if ty is not None:
+            e = T.Typed(e, ty)  # `t = e` elaborates `e` at `t`'s type
+        return T.Pi(tuple(binders), _implies(rest, _relation(which, a, e)))
+    return None
+
+
+def _image_member(f: T.Term, base: T.Term, a: T.Term, types: dict[str, T.Term],
+                  name: str) -> T.Term:
+    """``a ∈ f '' base`` as ``∃ x, x ∈ base ∧ f x = a`` (``Set.mem_image``)."""
+    x, value = _lam_parts(f, types, name)
+    if x.name in T.free_vars(a) | T.free_vars(base):
+        x, value = T.Binder(name, x.type), T.App(f, (T.Var(name),))  # a fresh name
+    body = _c("And", _c("Membership.mem", base, T.Var(x.name)), _c("Eq", value, a))
+    return _c("Exists", T.Lam((x,), body))
+
+
 def _mentions(t: T.Term) -> bool:
-    return any(isinstance(n, T.Const) and (n.name in EXTREMA or n.name in BOUNDS)
-               for n in T.walk(t))
+    return any(isinstance(n, T.Const) and (n.name in EXTREMA or n.name in BOUNDS
+                                           or n.name == "Set.image") for n in T.walk(t))
 
 
 def rewrite_extrema(decl: Declaration) -> Declaration:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Callable
 
 import sympy as sp
-from sympy.core.logic import fuzzy_and
 from sympy.logic.boolalg import BooleanFunction
 
 from mirror.translate import digits as _digits
@@ -56,15 +55,22 @@ class LeanIte(sp.Function):
     def eval(cls, c, a, b):
         return a if a == b else _decided(c, a, b)
 
-    # a value of both branches' kind: sympy otherwise calls `n * (1 + ite)` non-real
+    # a value of both branches' kind: sympy otherwise calls `n * (1 + ite)` non-real; a
+    # kind only one branch lacks is unknown (`if j = 0 then 0 else 1/2` is not a non-integer)
     def _eval_is_extended_real(self):
-        return fuzzy_and(branch.is_extended_real for branch in self.args[1:])
+        return _both(branch.is_extended_real for branch in self.args[1:])
 
     def _eval_is_integer(self):
-        return fuzzy_and(branch.is_integer for branch in self.args[1:])
+        return _both(branch.is_integer for branch in self.args[1:])
 
     def _eval_is_rational(self):
-        return fuzzy_and(branch.is_rational for branch in self.args[1:])
+        return _both(branch.is_rational for branch in self.args[1:])
+
+
+def _both(facts) -> bool | None:
+    """A fact of an ``if``: known only when both branches agree on it."""
+    facts = set(facts)
+    return facts.pop() if len(facts) == 1 else None
 
 
 class PropIte(BooleanFunction):

@@ -16,8 +16,9 @@ decided by evaluating ``P`` at it in Lean's semantics, so a candidate sympy got 
 degenerate coefficient) is merely no witness. To keep every candidate a value of the type,
 only rational expressions in the other variables are taken, with Lean's division (``x / 0 =
 0``) for their denominators, and closed real numbers (``√2``); never a square root of an
-expression that may be negative. An ``∃`` whose body quantifies again (``∃ x y z : ℤ, …``, ``∃ c,
-∀ a b n : ℕ, …``) stays untranslatable: its search would multiply (16 candidates per level).
+expression that may be negative. Two such searches may nest (``∃ x y : ℝ, …``: at most 16 × 16
+candidate pairs, each inner one truncated too); an ``∃`` whose body quantifies otherwise
+(``∃ x y z : ℤ, …``, ``∃ c, ∀ a b n : ℕ, …``) stays untranslatable: its search would multiply.
 """
 
 from __future__ import annotations
@@ -43,15 +44,32 @@ def candidate_exists(tr, name: str, ty, body_t, env: Env) -> sp.Basic:
     """``∃ name : ty, body_t`` as a truncated ``∃`` over candidate witnesses (module doc)."""
     var = fresh(name, ty)
     body = tr.prop(body_t, env.extend(**{name: Value(var, ty)}))
-    if body.has(V.FinAll, V.FinExists):
+    if not _nests_once(body):
         raise Untranslatable(f"∃ {name} : {ty} over a body that quantifies again",
                              "the candidate search would multiply with the inner quantifier")
-    index = sp.Dummy("j", integer=True, nonnegative=True)
+    index = sp.Dummy(_INDEX, integer=True, nonnegative=True)
     candidates = _solutions(body, var, ty) + _small(ty)
     chosen = candidates[-1]
     for k in range(len(candidates) - 2, -1, -1):
         chosen = V.LeanIte(sp.Eq(index, k), candidates[k], chosen)
     return V.FinExists(sp.Lambda(index, body.xreplace({var: chosen})), sp.Integer(0), NAT_DOMAIN)
+
+
+#: The name of a candidate index (how a nested search is told from other quantifiers).
+_INDEX = "j_witness"
+
+
+def _nests_once(body: sp.Basic) -> bool:
+    """Whether ``body`` quantifies at most by candidate searches that quantify no further."""
+    if body.has(V.FinAll):
+        return False
+    for inner in body.atoms(V.FinExists):
+        lam = inner.args[0]
+        if not (isinstance(lam, sp.Lambda) and len(lam.variables) == 1
+                and lam.variables[0].name == _INDEX and inner.args[2] == NAT_DOMAIN
+                and not lam.expr.has(V.FinExists, V.FinAll)):
+            return False
+    return True
 
 
 def _small(ty) -> list[sp.Basic]:

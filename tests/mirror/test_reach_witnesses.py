@@ -40,7 +40,7 @@ def test_an_if_between_integers_is_an_integer_for_sympy():
 def test_an_exists_whose_body_quantifies_again_is_not_searched(lean_verdicts):
     # 16 candidates per level multiply: Compfiles Usa2005P2 (¬ ∃ x y z : ℤ, …) ran past its
     # time limit or overflowed; now it is untranslatable with the reason
-    rows = lean_verdicts("theorem nested : ¬ ∃ x y : ℤ, x ^ 2 + y ^ 2 = 3 := by sorry\n")
+    rows = lean_verdicts("theorem nested : ¬ ∃ x y z : ℤ, x ^ 2 + y ^ 2 + z ^ 2 = 7 := by sorry\n")
     row = rows["nested"]
     assert row.mirror_status == "untranslatable"
     assert "over a body that quantifies again" in row.reason
