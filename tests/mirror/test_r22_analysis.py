@@ -72,3 +72,11 @@ def test_nat_digits_inside_a_definition_is_read(lean_verdicts):
         "theorem def_digit_sum_false : digitSum 476 = 16 := by sorry\n")
     assert_twins(verdicts, ("def_digits", "def_digit_sum"),
                  ("def_digits_false", "def_digit_sum_false"))
+
+
+def test_a_limit_hypothesis_is_read_as_one_and_named(lean_verdicts):
+    # FormalMATH DEMIMathAnalysis_2: `(h₁ : Tendsto a atTop (𝓝 α))` was read as a type
+    verdicts = lean_verdicts(
+        "open Filter Topology in\n"
+        "theorem lim_hyp (a : ℕ → ℝ) (α : ℝ) (h : Tendsto a atTop (𝓝 α)) : α = α := by sorry\n")
+    assert_untranslatable(verdicts, "lim_hyp", "limit")
