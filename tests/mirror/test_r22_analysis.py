@@ -80,3 +80,13 @@ def test_a_limit_hypothesis_is_read_as_one_and_named(lean_verdicts):
         "open Filter Topology in\n"
         "theorem lim_hyp (a : ℕ → ℝ) (α : ℝ) (h : Tendsto a atTop (𝓝 α)) : α = α := by sorry\n")
     assert_untranslatable(verdicts, "lim_hyp", "limit")
+
+
+def test_a_set_integral_over_a_bounded_interval_is_enclosed(lean_verdicts):
+    # ∫ x in Icc 0 1, x² = 1/3; over Icc 1 0 (the empty set) it is 0, not -1/3
+    verdicts = lean_verdicts(
+        "theorem set_int : ∫ x in Set.Icc (0 : ℝ) 1, x ^ 2 < 7 / 20 := by sorry\n"
+        "theorem set_int_false : ∫ x in Set.Icc (0 : ℝ) 1, x ^ 2 < 3 / 10 := by sorry\n"
+        "theorem set_int_empty : ∫ x in Set.Icc (1 : ℝ) 0, x ^ 2 > -1 / 10 := by sorry\n"
+        "theorem set_int_empty_false : ∫ x in Set.Icc (1 : ℝ) 0, x ^ 2 < -1 / 10 := by sorry\n")
+    assert_twins(verdicts, ("set_int", "set_int_empty"), ("set_int_false", "set_int_empty_false"))
