@@ -132,9 +132,10 @@ def _shape_solutions(basis: list[sp.Basic],
         if poly.degree(lead[0]) != 1:
             return None
         head = poly.coeff_monomial(lead[0])
-        if not head.is_Rational or head == 0:
-            return None
-        maps[lead[0]] = sp.Poly(-(b - head * lead[0]) / head, last, domain="QQ")
+        rest = sp.expand(b - head * lead[0])
+        if not head.is_Rational or head == 0 or lead[0] in rest.free_symbols:
+            return None  # not gᵢ - hᵢ(gₙ) with a rational leading coefficient
+        maps[lead[0]] = sp.Poly(-rest / head, last, domain="QQ")
     if len(maps) != len(gens) - 1:
         return None
     found = []

@@ -90,3 +90,14 @@ def test_a_set_integral_over_a_bounded_interval_is_enclosed(lean_verdicts):
         "theorem set_int_empty : ∫ x in Set.Icc (1 : ℝ) 0, x ^ 2 > -1 / 10 := by sorry\n"
         "theorem set_int_empty_false : ∫ x in Set.Icc (1 : ℝ) 0, x ^ 2 < -1 / 10 := by sorry\n")
     assert_twins(verdicts, ("set_int", "set_int_empty"), ("set_int_false", "set_int_empty_false"))
+
+
+def test_shape_position_solutions_are_exact_and_complete():
+    import sympy as sp
+
+    from mirror.sample.solve import _shape_solutions
+    x, y, z = sp.symbols("x y z")
+    found = _shape_solutions([x - z, y + z, z ** 3 - z], [x, y, z])
+    assert sorted(s[z] for s in found) == [-1, 0, 1]
+    assert all(s[x] == s[z] and s[y] == -s[z] for s in found)
+    assert _shape_solutions([x * z + x - 1, z ** 2 - 2], [x, z]) is None  # not gᵢ - hᵢ(gₙ)
