@@ -351,6 +351,7 @@ def is_prop_type(term: T.Term | None) -> bool:
             "Nat.Prime",
             "Dvd.dvd",
             DVD,
+            "Filter.Tendsto",
         )
     if isinstance(term, T.Const):
         return term.name in ("True", "False")
