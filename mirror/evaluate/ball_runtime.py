@@ -186,8 +186,6 @@ class BallRuntime(BallFunctions, NumpyRuntime):
         """``x / y`` with ``x / 0 = 0``: the junk branch only when ``y`` is decided zero."""
 
         def one(x, y):
-            if isinstance(y, acb) and not y.contains(0):  # inside an integral: analytic here
-                return (x if isinstance(x, acb) else acb(ball(x))) / y
             s = self._guarded(y, "a division")
             if s == 0:
                 return 0
@@ -309,13 +307,9 @@ class BallRuntime(BallFunctions, NumpyRuntime):
             sub.undecided = False
             sub.reasons = []
             sub.trace = []
-            # a junk guard undecided on one of Arb's trial balls only makes the integrand
-            # non-analytic there (Arb subdivides): it must not mark the whole draw
-            before = (self.undecided, list(self.reasons))
             value = np.asarray(body(np.array([s.real if s.imag.is_zero() else s],
                                              dtype=object)), dtype=object).reshape(-1)[0]
             if sub.undecided or self.undecided:
-                self.undecided, self.reasons = before[0], before[1]
                 return acb(arb.nan(), arb.nan())
             return acb(ball(value)) if not isinstance(value, acb) else value
 

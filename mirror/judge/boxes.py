@@ -187,10 +187,6 @@ def enclose(expr: sp.Basic, env: dict[sp.Symbol, arb]) -> arb:
         return _CONSTANTS[expr]()
     if expr.is_Pow:
         return _pow(enclose(expr.args[0], env), expr.args[1], env)
-    if isinstance(expr, sp.CRootOf) and expr.is_real:  # its isolating interval, refined
-        roots = sp.Poly(expr.poly.as_expr(), expr.poly.gen).intervals(eps=Fraction(1, 2 ** 100))
-        (lo, hi), _ = roots[expr.index]
-        return interval_ball(Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q)))
     op = _NUMERIC.get(type(expr))
     if op is None:
         raise Undecidable(f"no enclosure for {type(expr).__name__}")

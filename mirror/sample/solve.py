@@ -109,46 +109,6 @@ def _polynomial(expr: sp.Basic, symbols: list[sp.Symbol], budget: SolveBudget) -
     return poly
 
 
-def _shape_solutions(basis: list[sp.Basic],
-                     gens: list[sp.Symbol]) -> list[dict[sp.Symbol, sp.Basic]] | None:
-    """Every real solution of a lex Gröbner basis in shape position (``gᵢ - hᵢ(gₙ)`` for each
-    ``i < n`` and one polynomial ``p(gₙ)``), exactly: each real root of each irreducible
-    factor of ``p`` over ℚ (a rational, or sympy's ``CRootOf``, an exact algebraic number),
-    with ``hᵢ`` reduced modulo that factor. This replaces sympy's ``solve``, whose radical
-    formulas for a quartic (and their simplification) can run for minutes; ``None`` when the
-    basis is not in shape position."""
-    last = gens[-1]
-    univariate = [b for b in basis if b.free_symbols == {last}]
-    if len(univariate) != 1 or len(basis) != len(gens):
-        return None
-    maps: dict[sp.Symbol, sp.Poly] = {}
-    for b in basis:
-        if b is univariate[0]:
-            continue
-        lead = [g for g in gens[:-1] if g in b.free_symbols]
-        if len(lead) != 1 or b.free_symbols - {lead[0], last} or lead[0] in maps:
-            return None
-        poly = sp.Poly(b, lead[0], last, domain="QQ")
-        if poly.degree(lead[0]) != 1:
-            return None
-        head = poly.coeff_monomial(lead[0])
-        rest = sp.expand(b - head * lead[0])
-        if not head.is_Rational or head == 0 or lead[0] in rest.free_symbols:
-            return None  # not gᵢ - hᵢ(gₙ) with a rational leading coefficient
-        maps[lead[0]] = sp.Poly(-rest / head, last, domain="QQ")
-    if len(maps) != len(gens) - 1:
-        return None
-    found = []
-    for factor, _ in sp.Poly(univariate[0], last, domain="QQ").factor_list()[1]:
-        for root in factor.real_roots():
-            solution = {last: root}
-            for g, h in maps.items():
-                reduced = h.rem(factor).as_expr().xreplace({last: root})
-                solution[g] = sp.expand(reduced)
-            found.append(solution)
-    return found
-
-
 def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -> Solutions | None:
     """The exact solution set of ``statement``'s equation hypotheses, or ``None`` when there
     is no equation to read (or a variable the solver does not take)."""
@@ -173,7 +133,6 @@ def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -
     candidates: list[dict[sp.Symbol, sp.Basic]] = []
     involved: set[sp.Symbol] = set()
     read: list[str] = []
-    names_kind = {v.symbol: v.ty.kind for v in scalars}
     for system, nonzero in _branches(equations, budget):
         polys = [p for p in (_polynomial(e, symbols, budget) for e in system) if p is not None]
         polys = [p for p in polys if not p.is_zero]
@@ -190,10 +149,7 @@ def solve_statement(statement: Statement, budget: SolveBudget = SolveBudget()) -
                 continue  # this branch has no solution over ℂ
             if not basis.is_zero_dimensional:
                 return None
-            found = _shape_solutions(list(basis.exprs), gens) if all(
-                names_kind[g] == "Real" for g in gens) else None
-            if found is None:
-                found = sp.solve(list(basis.exprs), gens, dict=True)
+            found = sp.solve(list(basis.exprs), gens, dict=True)
         except (sp.polys.polyerrors.BasePolynomialError, NotImplementedError):
             return None  # sympy gave up: no complete set is claimed
         for solution in found:

@@ -148,53 +148,5 @@ def equals(digits: tuple[T.Term, T.Term], entries: list[T.Term]) -> T.Term:
     return out
 
 
-def rewrite_definition(decl):
-    """A project definition (``def s (n : ℕ) := (Nat.digits 10 n).sum``, or by equations)
-    with the reads above applied to its body, as the theorem's own terms are
-    (:mod:`mirror.translate.number_theory`); ``decl`` itself when it does not use
-    ``Nat.digits``."""
-    import dataclasses
-
-    from bridge.declaration import Equation
-    from mirror.translate.number_theory import _Rewriter
-    from mirror.translate.term_rewriter import taken_names
-    if decl.kind == "theorem":
-        return decl
-    terms = ([decl.value] if decl.value is not None else []) + [
-        t for eq in decl.equations for t in (*eq.patterns, eq.rhs)]
-    if not any("Nat.digits" in T.constants(t) for t in terms):
-        return decl
-    # every name the body uses: those of a declaration whose type holds the body's terms
-    rewriter = _Rewriter(taken_names(dataclasses.replace(
-        decl, type=T.App(T.Const("And"), tuple(terms + [decl.type] if decl.type else terms)))))
-    lam = _catch_all(decl)
-    if lam is not None:  # `| n => e`, one equation of variables: the function `fun n => e`
-        return dataclasses.replace(decl, value=rewriter.term(lam), equations=())
-    return dataclasses.replace(
-        decl, value=None if decl.value is None else rewriter.term(decl.value),
-        equations=tuple(Equation(eq.patterns, rewriter.term(eq.rhs)) for eq in decl.equations))
-
-
-def _catch_all(decl) -> T.Term | None:
-    """``fun x₁ … xₖ => e`` for a definition ``f : A₁ → … → Aₖ → B | x₁, …, xₖ => e`` (one
-    equation whose patterns are distinct variables not used as its own name, so not a
-    recursion); else ``None``."""
-    if decl.value is not None or len(decl.equations) != 1:
-        return None
-    (eq,) = decl.equations
-    names = [p.name for p in eq.patterns if isinstance(p, T.Var)]
-    if len(names) != len(eq.patterns) or len(set(names)) != len(names) \
-            or decl.name in T.constants(eq.rhs):
-        return None
-    domains, ty = [], decl.type
-    while isinstance(ty, T.Pi) and len(domains) < len(names):
-        domains += [b.type for b in ty.binders]
-        ty = ty.body
-    if len(domains) < len(names):
-        return None
-    return T.Lam(tuple(T.Binder(n, t) for n, t in zip(names, domains)), eq.rhs)
-
-
 __all__ = ["AT", "Digit", "DigitLength", "DigitSum", "LENGTH", "SUM", "digit_at",
-           "digit_length", "digit_sum", "equals", "list_literal", "member", "nat_digits", "read",
-           "rewrite_definition"]
+           "digit_length", "digit_sum", "equals", "list_literal", "member", "nat_digits", "read"]

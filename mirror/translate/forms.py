@@ -23,7 +23,7 @@ from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import ENNREAL, NAT, PROP, REAL, Ty, fin, fun, numeric_max
 from mirror.translate.finsets import bound_of, element_type, finset
-from mirror.translate.calculus import CALCULUS_FORMS, integrand
+from mirror.translate.calculus import CALCULUS_FORMS
 from mirror.translate.lattice_forms import LATTICE_FORMS
 from mirror.translate.witnesses import SEARCHED, candidate_exists
 from mirror.translate.values import (
@@ -385,10 +385,12 @@ def _measure_theory_integral(tr: Elab, args: Args, env: Env, expected: Ty | None
     if len(args) != 2 or not isinstance(args[1], T.Lam) or len(args[1].binders) != 1:
         raise Untranslatable("an integral that is not `∫ s in I, f s`")
     lo, hi = _interval(tr, args[0], env)
-    # the set is empty when hi < lo (integral 0); the integrand must be proved continuous on
-    # the closed interval, else Lean's value may be the junk 0 (mirror.translate.calculus)
-    hi = sp.Max(lo, hi) if not lo.has(sp.oo, -sp.oo) and not hi.has(sp.oo, -sp.oo) else hi
-    return Value(V.LeanIntegral(integrand(tr, args[1], env, lo, hi), lo, hi), REAL)
+    binder = args[1].binders[0]
+    var = fresh(binder.name, REAL)
+    body = tr.elab(args[1].body, env.extend(**{binder.name: Value(var, REAL)}), REAL)
+    if body.is_fn or body.ty is None or body.ty.kind not in ("Real", "Rat", "Nat", "Int"):
+        raise Untranslatable("an integral of a non-real function")
+    return Value(V.LeanIntegral(sp.Lambda(var, body.expr), lo, hi), REAL)
 
 
 def _interval(tr: Elab, measure: T.Term, env: Env) -> tuple[sp.Basic, sp.Basic]:

@@ -137,10 +137,8 @@ class LeanArcsin(sp.Function):
 class LeanIntegral(sp.Function):
     """``∫ s in lo..hi, body s`` over an interval of ℝ (``lo``/``hi`` may be ``∓oo``).
 
-    Built only for a bounded interval on which ``body`` is proved continuous (so integrable:
-    Lean's junk ``0`` for a non-integrable function does not arise), by
-    :func:`mirror.translate.calculus.integrand`; evaluated by Arb's rigorous integration in
-    the ball runtime.
+    Evaluated numerically. Lean's junk value for a non-integrable function (the Bochner
+    integral is ``0``) is not detected: the translation assumes integrability.
     """
 
     nargs = 3

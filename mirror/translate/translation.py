@@ -25,7 +25,6 @@ import sympy as sp
 
 from bridge import term as T
 from bridge.declaration import Declaration
-from mirror.translate.digits import rewrite_definition
 from mirror.translate.big_operators import expansion_budget
 from mirror.translate.elaborator import Elaborator
 from mirror.translate.implicits import auto_bound
@@ -72,9 +71,6 @@ class Translator(Unfolding, Elaborator):
         unfold_bound: bool = False,
         table: dict | None = None,
     ) -> None:
-        rewritten = {n: rewrite_definition(d) for n, d in declarations.items()}
-        if any(rewritten[n] is not d for n, d in declarations.items()):
-            declarations = rewritten  # Nat.digits read in definitions' bodies too
         self.declarations = declarations
         self.bound = set(bound)
         #: The binding table the bound names come from (read by the pipeline for domains).

@@ -351,7 +351,6 @@ def is_prop_type(term: T.Term | None) -> bool:
             "Nat.Prime",
             "Dvd.dvd",
             DVD,
-            "Filter.Tendsto",
         )
     if isinstance(term, T.Const):
         return term.name in ("True", "False")
