@@ -171,11 +171,15 @@ def _relation(which: str, a: T.Term, e: T.Term) -> T.Term:
     return _c("LE.le", a, e) if which == "lower" else _c("LE.le", e, a)
 
 
-def _lam_parts(f: T.Term, types: dict[str, T.Term], name: str) -> tuple[T.Binder, T.Term]:
+def _lam_parts(f: T.Term, types: dict[str, T.Term], name: str,
+               avoid: frozenset[str]) -> tuple[T.Binder, T.Term]:
     """``f`` as ``fun x => body``: its own binder, or ``name`` applied (typed by the domain of
-    ``f``'s declared type ``α → β`` when it has one)."""
+    ``f``'s declared type ``α → β`` when it has one) — also where its own binder's name is in
+    ``avoid`` (the terms the binder would capture)."""
     if isinstance(f, T.Lam) and len(f.binders) == 1:
-        return f.binders[0], f.body
+        if f.binders[0].name not in avoid:
+            return f.binders[0], f.body
+        return T.Binder(name, f.binders[0].type), T.App(f, (T.Var(name),))
     domain = None
     declared = types.get(f.name) if isinstance(f, T.Var) else None
     if isinstance(declared, T.Pi) and len(declared.binders) == 1:
@@ -188,9 +192,7 @@ def _image_bound(which: str, s: T.Term, a: T.Term, ty: T.Term | None,
     """The bound of an image set by the one-point rule (module doc), ``None`` when ``s`` is
     not one in the form read here."""
     if _is(s, "Set.image", 2):
-        x, body = _lam_parts(s.args[0], types, name)
-        if x.name in T.free_vars(a) | T.free_vars(s.args[1]):
-            x, body = T.Binder(name, x.type), T.App(s.args[0], (T.Var(name),))
+        x, body = _lam_parts(s.args[0], types, name, T.free_vars(a) | T.free_vars(s.args[1]))
         return T.Pi((x,), _implies([_c("Membership.mem", s.args[1], T.Var(x.name))],
                                    _relation(which, a, body)))
     if not (_is(s, "setOf", 1) and isinstance(s.args[0], T.Lam) and len(s.args[0].binders) == 1):
@@ -222,9 +224,7 @@ def _image_bound(which: str, s: T.Term, a: T.Term, ty: T.Term | None,
 def _image_member(f: T.Term, base: T.Term, a: T.Term, types: dict[str, T.Term],
                   name: str) -> T.Term:
     """``a ∈ f '' base`` as ``∃ x, x ∈ base ∧ f x = a`` (``Set.mem_image``)."""
-    x, value = _lam_parts(f, types, name)
-    if x.name in T.free_vars(a) | T.free_vars(base):
-        x, value = T.Binder(name, x.type), T.App(f, (T.Var(name),))  # a fresh name
+    x, value = _lam_parts(f, types, name, T.free_vars(a) | T.free_vars(base))
     body = _c("And", _c("Membership.mem", base, T.Var(x.name)), _c("Eq", value, a))
     return _c("Exists", T.Lam((x,), body))
 
