@@ -204,9 +204,10 @@ def _class_named(text: str) -> str | None:
 
 
 def _term_head(text: str) -> str:
-    """The head name of a term printed in full (``App(fn=Const(name='MeasureSpace'), …)``)."""
+    """The head name of a printed term: ``MeasureSpace Ω`` (as messages show terms) or, in
+    reports written before that, ``App(fn=Const(name='MeasureSpace'), …)``."""
     if "name='" not in text:
-        return text
+        return text if text.startswith("(") else text.split(" ", 1)[0]
     return text.split("name='", 1)[1].split("'", 1)[0]
 
 

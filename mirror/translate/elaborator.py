@@ -21,6 +21,7 @@ from mirror.translate import vocabulary as V
 from mirror.translate.arithmetic import Arithmetic
 from mirror.translate.forms import FORMS
 from mirror.translate.inference import Inference
+from mirror.translate.lean_terms import show
 from mirror.translate.relations import Relations
 from mirror.translate.types import COMPLEX, NAT, PROP, RAT, REAL, SORT, Ty, coerces, fin, fun
 from mirror.translate.values import (
@@ -98,7 +99,7 @@ class Elaborator(Inference, Arithmetic, Relations):
                 return PROP
         if isinstance(term, T.Hole):
             raise Untranslatable("type placeholder `_`")
-        raise Untranslatable(f"type {term}")
+        raise Untranslatable(f"type {show(term)}")
 
     # ---- elaboration --------------------------------------------------------------------------
 

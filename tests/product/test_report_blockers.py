@@ -33,6 +33,7 @@ TOOL = REPO / "tools" / "check_report_html.py"
          "type parameter (no carrier to draw)"),
         ("untranslatable", "cannot translate type App(fn=Const(name='MeasureSpace'), args=(Var(name='Ω'),), "
          "ty=None)", None, "type MeasureSpace"),
+        ("untranslatable", "cannot translate type MeasureSpace Ω", None, "type MeasureSpace"),
         ("untranslatable", "cannot translate binder Ω: no carrier satisfies the type class MeasureSpace",
          None, "type class MeasureSpace"),
         ("untranslatable", "cannot translate statement: the statement did not parse", "≃ᵐ", "notation ≃ᵐ"),
