@@ -38,6 +38,7 @@ from mirror.judge.ideals import prove_in_ideal
 from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
 from mirror.sample.residues import Cover, Unevaluated, cover, points, truth
 from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
+from mirror.sample.parametric import ParametricBudget, parameter_values, parametrize, solve_at
 from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate import vocabulary as V
@@ -146,7 +147,98 @@ def _solve_or_enumerate(statement: Statement, seconds: float) -> Presettled | No
                                    "equations exactly through logarithms of primes")
         if decided is not None:
             return decided
-    return enumerate_points(statement, seconds)
+    enumerated = enumerate_points(statement, seconds)
+    if enumerated is not None:
+        return enumerated
+    return solve_parametric(statement, seconds)
+
+
+#: The fewest satisfying points that make a parametric run ``tested``.
+MIN_TESTED = 5
+
+
+def solve_parametric(statement: Statement, seconds: float) -> Presettled | None:
+    """An under-determined system of equation hypotheses solved for some unknowns at values
+    of the others (:mod:`mirror.sample.parametric`), each point decided exactly: ``refuted`` at
+    a point where the hypotheses hold and the conclusion fails; over a complete enumeration
+    (bounded integer parameters) ``symbolic`` when it holds at every satisfying point and
+    ``vacuous`` when none satisfies the hypotheses; over drawn parameters ``tested`` (at least
+    :data:`MIN_TESTED` satisfying points, none failing). ``None`` otherwise."""
+    budget = ParametricBudget(seconds=max(seconds, 1.0) * 3)
+    par = parametrize(statement, budget)
+    if par is None:
+        return None
+    deadline = time.monotonic() + budget.seconds
+    names = {v.symbol: v.name for v in statement.variables}
+    hyps = [h for _, h in statement.hypotheses]
+    complete = par.complete
+    tried = satisfying = undecided = 0
+    for values in parameter_values(statement, par, budget, deadline):
+        if values is None:
+            complete = False
+            break
+        tried += 1
+        found, whole = solve_at(statement, par, values)
+        complete = complete and whole
+        for point in found:
+            if time.monotonic() > deadline:
+                complete = False
+                break
+            decide = _decide_integer if all(v.is_Integer for v in point.values()) else _decide_at
+            verdicts = []
+            for h in hyps:  # the first false hypothesis settles the point
+                verdicts.append(decide(h, point))
+                if verdicts[-1] is False:
+                    break
+            if False in verdicts:
+                continue
+            holds = None if None in verdicts else decide(statement.conclusion, point)
+            if holds is None:
+                undecided += 1
+                complete = False
+                continue
+            satisfying += 1
+            if not holds:
+                shown = {names[k]: _exact_value(v) for k, v in point.items()}
+                return Presettled("refuted", _parametric_method(par, names, tried),
+                                  examples=satisfying, counterexample=shown,
+                                  point={names[k]: v for k, v in point.items()},
+                                  reason="counterexample decided exactly at a solution of the "
+                                         "hypotheses' equations: the hypotheses hold and the "
+                                         "conclusion fails")
+    how = _parametric_method(par, names, tried)
+    if complete and satisfying == 0:
+        return Presettled("vacuous", how, reason="the hypotheses never hold: no solution of "
+                          "their equations at any point of the parameters' ranges satisfies "
+                          "all of them",
+                          certificate={"version": 1, "kind": "no-solution",
+                                       "equations": par.equations, "range": how})
+    if complete:
+        return Presettled("symbolic", how + f": the conclusion holds at each of the "
+                          f"{satisfying} solution(s) that satisfy every hypothesis",
+                          examples=satisfying)
+    if satisfying >= MIN_TESTED:
+        extra = f"; {undecided} undecided" if undecided else ""
+        return Presettled("tested", how + f" (drawn: only tested): the conclusion holds at "
+                          f"each of the {satisfying} solution(s) that satisfy every "
+                          f"hypothesis{extra}", examples=satisfying)
+    return None
+
+
+def _parametric_method(par, names: dict, tried: int) -> str:
+    unknowns = sorted({names[s] for _, u in par.branches for s in u})
+    parameters = [names[s] for s in par.parameters]
+    if par.complete and not par.parameters:
+        over = "each of the finitely many solutions (no parameter)"
+    elif par.complete:
+        ranges = ", ".join(f"{names[s]} ∈ [{r.start}, {r.stop - 1}]" if len(r) > 1 else
+                           f"{names[s]} = {r.start}" for s, r in par.ranges.items())
+        over = (f"every point of the parameters' ranges ({ranges}: bounded by the hypotheses; "
+                "a variable only its own hypotheses read fixed at a value satisfying them)")
+    else:
+        over = f"{tried} drawn value(s) of {', '.join(parameters) or 'nothing'}"
+    return (f"solved {', '.join(unknowns) or 'nothing'} exactly from the equations "
+            f"{', '.join(par.equations[:4])} = 0 at {over}")
 
 
 def _settle_unfolded(original: Statement, unfolded: Unfolded,

@@ -77,6 +77,51 @@ def _bound_atom(atom: sp.Basic, symbol: sp.Symbol) -> tuple[str, sp.Rational] | 
     return None
 
 
+def integer_bounds(statement: Statement, atoms: list[sp.Basic], exact: bool = False
+                   ) -> dict[sp.Symbol, tuple]:
+    """The constant bounds ``atoms`` (conjuncts that hold) put on each scalar variable,
+    ``{symbol: (lo, hi)}`` (``None``: unbounded on that side): an integer variable's closed
+    integer range, its type's floor included; with ``exact``, a real variable's bounds too, as
+    written (strictness dropped: for choosing values, not for a range claimed complete)."""
+    found: dict[sp.Symbol, tuple] = {}
+    for var in statement.variables:
+        if var.ty.is_array:
+            continue
+        integral = var.ty.kind in INTEGER_FLOORS
+        if not integral and not exact:
+            continue
+        lo, hi = (INTEGER_FLOORS[var.ty.kind] if integral else None), None
+        for atom in atoms:
+            if integral:
+                bound = _bound_atom(atom, var.symbol)
+            else:
+                bound = _real_bound(atom, var.symbol)
+            if bound is None:
+                continue
+            side, value = bound
+            if side in ("lo", "eq"):
+                lo = value if lo is None else max(lo, value)
+            if side in ("hi", "eq"):
+                hi = value if hi is None else min(hi, value)
+        if lo is not None or hi is not None:
+            found[var.symbol] = (None if lo is None else (int(lo) if integral else lo),
+                                 None if hi is None else (int(hi) if integral else hi))
+    return found
+
+
+def _real_bound(atom: sp.Basic, symbol: sp.Symbol) -> tuple[str, sp.Rational] | None:
+    if not isinstance(atom, Relational) or isinstance(atom, sp.Ne):
+        return None
+    for var, const, flip in ((atom.lhs, atom.rhs, False), (atom.rhs, atom.lhs, True)):
+        if var != symbol or not const.is_Rational:
+            continue
+        if isinstance(atom, sp.Eq):
+            return "eq", const
+        upper = isinstance(atom, (sp.StrictLessThan, sp.LessThan)) != flip
+        return ("hi" if upper else "lo"), const
+    return None
+
+
 def _ring(expr: sp.Basic, symbol: sp.Symbol, moduli: list[int]) -> bool:
     """``expr mod m`` depends on ``symbol`` only through ``symbol mod m`` (for every ``m``
     dividing the lcm of ``moduli``): ring operations, numeral exponents, periodic parts."""
@@ -309,4 +354,5 @@ def points(found: Cover, deadline: float):
         yield {s: sp.Integer(x) for s, x in zip(found.symbols, values)}
 
 
-__all__ = ["Cover", "Unevaluated", "congruence_solutions", "cover", "points", "truth"]
+__all__ = ["Cover", "Unevaluated", "congruence_solutions", "cover", "integer_bounds", "points",
+           "truth"]
