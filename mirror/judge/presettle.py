@@ -30,14 +30,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from mirror.judge.at_point import decide_at, decide_integer, exact_value, hypotheses_hold
 from mirror.judge.box_check import check_box_certificate
 import sympy as sp
-from sympy.logic.boolalg import BooleanAtom
 
 from mirror.judge.ideals import prove_in_ideal
-from mirror.judge.boxes import (BoxBudget, Undecidable, boxed, describe, enclose, search)
-from mirror.sample.residues import Cover, Unevaluated, cover, points, truth
-from mirror.sample.exponentials import log_ball, log_zero, solve_exponentials
+from mirror.judge.boxes import BoxBudget, boxed, describe, search
+from mirror.sample.residues import Cover, cover, points
+from mirror.sample.exponentials import solve_exponentials
 from mirror.sample.parametric import ParametricBudget, parameter_values, parametrize, solve_at
 from mirror.sample.recurrences import Unfolded, unfold
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
@@ -184,22 +184,18 @@ def solve_parametric(statement: Statement, seconds: float) -> Presettled | None:
             if time.monotonic() > deadline:
                 complete = False
                 break
-            decide = _decide_integer if all(v.is_Integer for v in point.values()) else _decide_at
-            verdicts = []
-            for h in hyps:  # the first false hypothesis settles the point
-                verdicts.append(decide(h, point))
-                if verdicts[-1] is False:
-                    break
-            if False in verdicts:
+            decide = decide_integer if all(v.is_Integer for v in point.values()) else decide_at
+            hold = hypotheses_hold(hyps, point, decide)
+            if hold is False:
                 continue
-            holds = None if None in verdicts else decide(statement.conclusion, point)
+            holds = None if hold is None else decide(statement.conclusion, point)
             if holds is None:
                 undecided += 1
                 complete = False
                 continue
             satisfying += 1
             if not holds:
-                shown = {names[k]: _exact_value(v) for k, v in point.items()}
+                shown = {names[k]: exact_value(v) for k, v in point.items()}
                 return Presettled("refuted", _parametric_method(par, names, tried),
                                   examples=satisfying, counterexample=shown,
                                   point={names[k]: v for k, v in point.items()},
@@ -250,8 +246,8 @@ def _settle_unfolded(original: Statement, unfolded: Unfolded,
     reduced = unfolded.statement
     how = "unfolded the recurrence exactly (" + "; ".join(unfolded.described) + ")"
     if not reduced.variables:
-        hyps = [_decide_at(h, {}) for _, h in reduced.hypotheses]
-        holds = _decide_at(reduced.conclusion, {})
+        hyps = [decide_at(h, {}) for _, h in reduced.hypotheses]
+        holds = decide_at(reduced.conclusion, {})
         if None in hyps or holds is None:
             return None
         if not all(hyps):
@@ -288,8 +284,8 @@ def _sequence_point(original: Statement, unfolded: Unfolded, point: dict,
                     shown: Any = None) -> dict[str, Any]:
     """A reduced statement's counterexample as values of the original variables: scalars as
     they are, each sequence as its exactly computed prefix (each value as ``shown`` makes it:
-    by default :func:`_exact_value`, the record's text)."""
-    show = shown or _exact_value
+    by default :func:`exact_value`, the record's text)."""
+    show = shown or exact_value
     symbols = {v.name: v.symbol for v in unfolded.statement.variables}
     at = {symbols[k]: sp.sympify(v) for k, v in point.items() if k in symbols}
     out: dict[str, Any] = {}
@@ -327,15 +323,6 @@ def enumerate_points(statement: Statement, seconds: float) -> Presettled | None:
     return None
 
 
-def _decide_integer(prop: sp.Basic, point: dict) -> bool | None:
-    """``prop`` at an integer point: on Python integers where it is built of integer
-    arithmetic (:func:`mirror.sample.residues.truth`), else by :func:`_decide_at`."""
-    try:
-        return truth(prop, {s: int(v) for s, v in point.items()})
-    except Unevaluated:
-        return _decide_at(prop, point)
-
-
 def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: float,
                   region: bool, vacuity: bool = False) -> Presettled | None:
     """Decide every point of ``found`` (``vacuity``: only whether a point satisfies the
@@ -345,16 +332,12 @@ def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: floa
     for point in points(found, deadline):
         if point is None:
             return None
-        decided = []
-        for h in hyps:  # the first false hypothesis settles the point
-            decided.append(_decide_integer(h, point))
-            if decided[-1] is False:
-                break
-        if False in decided:
+        hold = hypotheses_hold(hyps, point, decide_integer)
+        if hold is False:
             continue
-        if None in decided or vacuity:
+        if hold is None or vacuity:
             return None
-        holds = _decide_integer(statement.conclusion, point)
+        holds = decide_integer(statement.conclusion, point)
         if holds is None:
             return None
         satisfying += 1
@@ -383,83 +366,6 @@ def _decide_cover(statement: Statement, found: Cover, hyps: list, deadline: floa
                       f"({box}: the hypotheses bound the integers to it, or read them only "
                       f"through remainders): the conclusion holds at the {satisfying} that "
                       "satisfy them", examples=satisfying)
-
-
-def _exact_value(value: sp.Basic) -> int | float | str:
-    """A solution value for the counterexample record: an integer, a dyadic rational as the
-    float it is exactly, another rational as ``"p/q"``, an algebraic number as sympy text."""
-    if value.is_Integer:
-        return int(value)
-    if value.is_Rational and value.q & (value.q - 1) == 0:
-        return float(value)
-    return str(value)
-
-
-_ORDER_SIGNS = {sp.StrictLessThan: lambda sign: sign < 0, sp.LessThan: lambda sign: sign <= 0,
-                sp.StrictGreaterThan: lambda sign: sign > 0,
-                sp.GreaterThan: lambda sign: sign >= 0, sp.Equality: lambda sign: sign == 0,
-                sp.Unequality: lambda sign: sign != 0}
-
-
-def _sign(d: sp.Basic) -> int | None:
-    """The sign of a closed real expression, decided exactly or rigorously: a rational by
-    itself, zero by the minimal polynomial of an algebraic number (exact arithmetic in its
-    number field), a non-zero sign by an Arb enclosure that excludes ``0``."""
-    if d.is_Rational:
-        return 1 if d > 0 else -1 if d < 0 else 0
-    try:
-        ball_ = enclose(d, {})
-    except Undecidable:
-        ball_ = None
-    if ball_ is None:
-        ball_ = log_ball(d)  # logarithms of rationals and powers of rational bases
-    if ball_ is not None and (ball_ > 0 or ball_ < 0):
-        return 1 if ball_ > 0 else -1
-    if log_zero(d):  # an identity in the logarithms of primes
-        return 0
-    if d.is_algebraic:
-        t = sp.Dummy("t")
-        try:
-            if sp.minimal_polynomial(d, t) == t:
-                return 0
-        except (NotImplementedError, sp.PolynomialError, ValueError):
-            return None
-    return None
-
-
-def _decide_at(prop: sp.Basic, point: dict[sp.Symbol, sp.Basic]) -> bool | None:
-    """``prop`` at an exact point, never by sympy's floating comparison: relations by the
-    exact or rigorous sign of ``lhs - rhs`` (:func:`_sign`), connectives recursively, anything
-    else by sympy's exact evaluation at a rational point (Lean's vocabulary folds exactly on
-    numbers); ``None`` when that does not decide."""
-    if isinstance(prop, BooleanAtom):
-        return bool(prop)
-    if type(prop) in _ORDER_SIGNS:
-        d = (prop.lhs - prop.rhs).xreplace(point)
-        if d.free_symbols or not d.is_number:
-            return None
-        if d.is_extended_real is False:
-            return type(prop) is sp.Unequality
-        sign = _sign(d)
-        return None if sign is None else _ORDER_SIGNS[type(prop)](sign)
-    if isinstance(prop, (sp.And, sp.Or)):
-        parts = [_decide_at(arg, point) for arg in prop.args]
-        strong = isinstance(prop, sp.Or)
-        if strong in parts:
-            return strong
-        return None if None in parts else not strong
-    if isinstance(prop, sp.Not):
-        inner = _decide_at(prop.args[0], point)
-        return None if inner is None else not inner
-    if isinstance(prop, sp.Implies):
-        return _decide_at(sp.Or(sp.Not(prop.args[0]), prop.args[1]), point)
-    if all(v.is_Rational for v in point.values()):
-        value = prop.xreplace(point)
-        if not isinstance(value, BooleanAtom) and hasattr(value, "doit"):
-            value = value.doit()
-        if isinstance(value, BooleanAtom):
-            return bool(value)
-    return None
 
 
 def _only_hypothesis_leaves(tree: dict) -> bool:
@@ -492,7 +398,7 @@ def _truncated_sets(statement: Statement, seconds: float) -> Presettled | None:
         for n in range(end):
             if time.monotonic() > until:
                 break
-            value = _decide_integer(member.predicate, {member.index: sp.Integer(n)})
+            value = decide_integer(member.predicate, {member.index: sp.Integer(n)})
             if value is None:
                 break
             limit = n + 1
@@ -566,7 +472,7 @@ def _complete_set(statement: Statement, member, elements: list[int],
     conclusion = statement.conclusion.replace(lambda e: isinstance(e, V.FinSum), summed)
     if conclusion.free_symbols & drawn:
         return None
-    holds = _decide_at(conclusion, {})
+    holds = decide_at(conclusion, {})
     if holds is None:
         return None
     how = ("a set given by membership whose condition bounds its index, computed completely "
@@ -586,14 +492,14 @@ def _refuted_at(statement: Statement, point: dict) -> Presettled | None:
     """A counterexample the box search located, confirmed at the exact point (Arb signs)."""
     symbols = {v.name: v.symbol for v in statement.variables}
     at = {symbols[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
-    if not all(_decide_at(h, at) is True for _, h in statement.hypotheses):
+    if not all(decide_at(h, at) is True for _, h in statement.hypotheses):
         return None
-    if _decide_at(statement.conclusion, at) is not False:
+    if decide_at(statement.conclusion, at) is not False:
         return None
     how = ("branch-and-bound with Arb balls located a piece of the box where the conclusion "
            "fails" if point else "Arb enclosures of the closed statement")
     return Presettled("refuted", how, examples=1,
-                      counterexample={k: _exact_value(at[symbols[k]]) for k in point},
+                      counterexample={k: exact_value(at[symbols[k]]) for k in point},
                       point=dict(point),
                       reason="counterexample decided by Arb enclosures at an exact point: the "
                              "hypotheses hold and the conclusion fails")
@@ -617,13 +523,13 @@ def decide_solutions(statement: Statement, solutions: Solutions,
     satisfying, failing = 0, None
     for candidate in solutions.candidates:
         point = {symbols[k]: v for k, v in candidate.items()}
-        hyps = [_decide_at(h, point) for _, h in statement.hypotheses]
+        hyps = [decide_at(h, point) for _, h in statement.hypotheses]
         if None in hyps:
             return None
         if not all(hyps):
             continue
         satisfying += 1
-        holds = _decide_at(statement.conclusion, point)
+        holds = decide_at(statement.conclusion, point)
         if holds is None:
             return None
         if not holds and failing is None:
@@ -631,7 +537,7 @@ def decide_solutions(statement: Statement, solutions: Solutions,
     how = f"{how}, no draw needed: solution(s) {shown}"
     if failing is not None:
         return Presettled("refuted", how, examples=satisfying,
-                          counterexample={k: _exact_value(v) for k, v in failing.items()},
+                          counterexample={k: exact_value(v) for k, v in failing.items()},
                           point=dict(failing),
                           reason="counterexample decided exactly at a solution of the "
                                  "hypotheses: the hypotheses hold and the conclusion fails")
