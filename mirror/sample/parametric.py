@@ -49,7 +49,7 @@ class ParametricBudget:
 
     seconds: float = 12.0
     #: Parameter draws when the parameters are not all bounded integers.
-    draws: int = 24
+    draws: int = 40
     #: The most parameter points enumerated (a complete enumeration).
     max_points: int = 3000
     max_unknowns: int = 6
@@ -179,6 +179,36 @@ def product_bounds(statement: Statement, atoms: list[sp.Basic]) -> dict[sp.Symbo
     return found
 
 
+def draw_bounds(statement: Statement, atoms: list[sp.Basic]) -> dict[sp.Symbol, tuple]:
+    """Where to draw each parameter: its constant bounds, and for a non-negative variable in
+    a sum of non-negative terms equal to a positive constant (``a + b + c = 1``,
+    ``x² + y² + z² = 1``) the bound that sum implies (rounded up: draws only, every point is
+    still decided against the hypotheses)."""
+    bounds = integer_bounds(statement, atoms, exact=True)
+    for atom in atoms:
+        if not isinstance(atom, sp.Eq):
+            continue
+        for side, const in ((atom.lhs, atom.rhs), (atom.rhs, atom.lhs)):
+            if not (const.is_Rational and const > 0) or not side.free_symbols or not all(
+                    _floor(bounds, x) >= 0 for x in side.free_symbols):
+                continue
+            try:
+                poly = sp.Poly(side, *sorted(side.free_symbols, key=sp.default_sort_key))
+            except sp.PolynomialError:
+                continue
+            if poly.domain not in (sp.ZZ, sp.QQ) or any(c <= 0 for c in poly.coeffs()):
+                continue
+            for monomial, coefficient in poly.terms():
+                powers = [(g, e) for g, e in zip(poly.gens, monomial) if e]
+                if len(powers) != 1:
+                    continue
+                (symbol, e), = powers
+                limit = sp.Rational(math.ceil(float(const / coefficient) ** (1.0 / e) * 64), 64)
+                lo, hi = bounds.get(symbol, (None, None))
+                bounds[symbol] = (lo, limit if hi is None else min(hi, limit))
+    return bounds
+
+
 #: The most truncated subtractions split into their two cases.
 MAX_SUBTRACTIONS = 3
 
@@ -288,19 +318,29 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
                            sorted(set(read)), partial=partial or not enumerable)
 
 
+#: Widths of the windows real parameters are drawn in (one chosen per draw): solutions of
+#: the hypotheses often lie near the bounds or near 0.
+_SCALES = (1, 3, 10)
+
+
 def _draw(kind: str, bound: tuple, rng: random.Random) -> sp.Rational:
     lo, hi = bound
+    scale = rng.choice(_SCALES)
     if kind in _INTEGERS:
-        low = lo if lo is not None else (INTEGER_FLOORS[kind] if kind != "Int" else -12)
-        high = hi if hi is not None else low + 24
+        low = lo if lo is not None else (INTEGER_FLOORS[kind] if kind != "Int" else -2 * scale)
+        high = hi if hi is not None else low + 4 * scale
         return sp.Integer(rng.randint(low, max(low, high)))
-    low = sp.Rational(lo) if lo is not None else sp.Rational(-10)
-    high = sp.Rational(hi) if hi is not None else low + 20
     if kind == "NNReal":
-        low = max(low, sp.Integer(0))
-        high = max(high, low)
-    q = rng.choice((1, 2, 3, 4, 5, 8))
-    return low + (high - low) * sp.Rational(rng.randint(0, 8 * q), 8 * q)
+        lo = 0 if lo is None else max(lo, 0)
+    if lo is None and hi is None:
+        low, high = sp.Integer(-scale), sp.Integer(scale)
+    else:
+        low = sp.Rational(lo) if lo is not None else sp.Rational(hi) - 2 * scale
+        high = sp.Rational(hi) if hi is not None else low + 2 * scale
+        if high - low > 2 * scale:  # a wide range: a window of it, at either end
+            low, high = (low, low + 2 * scale) if rng.random() < 0.5 else (high - 2 * scale, high)
+    q = rng.choice((2, 3, 4, 5, 7, 8))
+    return low + (high - low) * sp.Rational(rng.randint(1, 8 * q - 1), 8 * q)
 
 
 def parameter_values(statement: Statement, par: Parametrization, budget: ParametricBudget,
@@ -316,7 +356,7 @@ def parameter_values(statement: Statement, par: Parametrization, budget: Paramet
         return
     kinds = {v.symbol: v.ty.kind for v in statement.variables}
     atoms = [a for _, hyp in statement.hypotheses for a in sp.And.make_args(hyp)]
-    bounds = integer_bounds(statement, atoms, exact=True)
+    bounds = draw_bounds(statement, atoms)
     rng = random.Random(f"parameters:{statement.name}")
     seen = set()
     for _ in range(budget.draws * 3):
