@@ -137,6 +137,24 @@ def _floor(bounds: dict, symbol: sp.Symbol) -> int | float:
     return -math.inf if lo is None else lo
 
 
+def _positive_sums(atoms: list[sp.Basic], admitted) -> Iterator[tuple[sp.Poly, sp.Rational]]:
+    """Equations ``p = c`` among ``atoms`` with ``c > 0`` rational and ``p`` a polynomial with
+    positive coefficients in variables that ``admitted`` accepts (non-negative ones)."""
+    for atom in atoms:
+        if not isinstance(atom, sp.Eq):
+            continue
+        for side, const in ((atom.lhs, atom.rhs), (atom.rhs, atom.lhs)):
+            if not (const.is_Rational and const > 0) or not side.free_symbols \
+                    or not all(admitted(x) for x in side.free_symbols):
+                continue
+            try:
+                poly = sp.Poly(side, *sorted(side.free_symbols, key=sp.default_sort_key))
+            except sp.PolynomialError:
+                continue
+            if poly.domain in (sp.ZZ, sp.QQ) and all(c > 0 for c in poly.coeffs()):
+                yield poly, const
+
+
 def product_bounds(statement: Statement, atoms: list[sp.Basic]) -> dict[sp.Symbol, int]:
     """Upper bounds that equations of non-negative integers imply: ``a · x^e · y = c`` (one
     monomial, ``c > 0``) makes every factor at least 1, so ``x ≤ (c / a)^(1/e)``; a sum of
@@ -145,37 +163,26 @@ def product_bounds(statement: Statement, atoms: list[sp.Basic]) -> dict[sp.Symbo
     kinds = {v.symbol: v.ty.kind for v in statement.variables if not v.ty.is_array}
     floors = integer_bounds(statement, atoms)
     found: dict[sp.Symbol, int] = {}
-    for atom in atoms:
-        if not isinstance(atom, sp.Eq):
+    for poly, const in _positive_sums(atoms, lambda x: kinds.get(x) in _INTEGERS
+                                      and _floor(floors, x) >= 0):
+        if not const.is_Integer:
             continue
-        for side, const in ((atom.lhs, atom.rhs), (atom.rhs, atom.lhs)):
-            if not (const.is_Integer and const > 0) or not side.free_symbols:
-                continue
-            if not all(kinds.get(s) in _INTEGERS and _floor(floors, s) >= 0
-                       for s in side.free_symbols):
-                continue
-            try:
-                poly = sp.Poly(side, *sorted(side.free_symbols, key=sp.default_sort_key))
-            except sp.PolynomialError:
-                continue
-            if poly.domain not in (sp.ZZ, sp.QQ) or any(c <= 0 for c in poly.coeffs()):
-                continue
-            gens = poly.gens
-            single = len(poly.terms()) == 1
-            for monomial, coefficient in poly.terms():
-                for i, e in enumerate(monomial):
-                    if e == 0:
-                        continue
-                    others = [gens[j] for j, f in enumerate(monomial) if f and j != i]
-                    if not single and any(_floor(floors, s) < 1 for s in others):
-                        continue
-                    limit = int(math.floor((int(const) / coefficient) ** (1.0 / e) + 1e-9))
-                    while (limit + 1) ** e * coefficient <= const:
-                        limit += 1
-                    while limit > 0 and limit ** e * coefficient > const:
-                        limit -= 1
-                    symbol = gens[i]
-                    found[symbol] = min(found.get(symbol, limit), limit)
+        gens = poly.gens
+        single = len(poly.terms()) == 1
+        for monomial, coefficient in poly.terms():
+            for i, e in enumerate(monomial):
+                if e == 0:
+                    continue
+                others = [gens[j] for j, f in enumerate(monomial) if f and j != i]
+                if not single and any(_floor(floors, s) < 1 for s in others):
+                    continue
+                limit = int(math.floor((int(const) / coefficient) ** (1.0 / e) + 1e-9))
+                while (limit + 1) ** e * coefficient <= const:
+                    limit += 1
+                while limit > 0 and limit ** e * coefficient > const:
+                    limit -= 1
+                symbol = gens[i]
+                found[symbol] = min(found.get(symbol, limit), limit)
     return found
 
 
@@ -185,27 +192,16 @@ def draw_bounds(statement: Statement, atoms: list[sp.Basic]) -> dict[sp.Symbol, 
     ``x² + y² + z² = 1``) the bound that sum implies (rounded up: draws only, every point is
     still decided against the hypotheses)."""
     bounds = integer_bounds(statement, atoms, exact=True)
-    for atom in atoms:
-        if not isinstance(atom, sp.Eq):
-            continue
-        for side, const in ((atom.lhs, atom.rhs), (atom.rhs, atom.lhs)):
-            if not (const.is_Rational and const > 0) or not side.free_symbols or not all(
-                    _floor(bounds, x) >= 0 for x in side.free_symbols):
+    integral = {v.symbol for v in statement.variables if v.ty.kind in _INTEGERS}
+    for poly, const in _positive_sums(atoms, lambda x: _floor(bounds, x) >= 0):
+        for monomial, coefficient in poly.terms():
+            powers = [(g, e) for g, e in zip(poly.gens, monomial) if e]
+            if len(powers) != 1 or powers[0][0] in integral:
                 continue
-            try:
-                poly = sp.Poly(side, *sorted(side.free_symbols, key=sp.default_sort_key))
-            except sp.PolynomialError:
-                continue
-            if poly.domain not in (sp.ZZ, sp.QQ) or any(c <= 0 for c in poly.coeffs()):
-                continue
-            for monomial, coefficient in poly.terms():
-                powers = [(g, e) for g, e in zip(poly.gens, monomial) if e]
-                if len(powers) != 1:
-                    continue
-                (symbol, e), = powers
-                limit = sp.Rational(math.ceil(float(const / coefficient) ** (1.0 / e) * 64), 64)
-                lo, hi = bounds.get(symbol, (None, None))
-                bounds[symbol] = (lo, limit if hi is None else min(hi, limit))
+            (symbol, e), = powers
+            limit = sp.Rational(math.ceil(float(const / coefficient) ** (1.0 / e) * 64), 64)
+            lo, hi = bounds.get(symbol, (None, None))
+            bounds[symbol] = (lo, limit if hi is None else min(hi, limit))
     return bounds
 
 

@@ -33,6 +33,10 @@ theorem ratio {A B C D : ℝ} (hA : A < B) (hB : B < C) (hC : C < D)
 theorem ratio_false {A B C D : ℝ} (hA : A < B) (hB : B < C) (hC : C < D)
     (hAB : (B - A) / (C - A) = 1 / 5) (hBC : (C - B) / (D - C) = 2 / 1) :
     (B - A) / (D - C) = 1 / 3 := by sorry
+theorem sum_one (a b c : ℝ) (ha : 0 < a) (hb : 0 < b) (hc : 0 < c) (h : a + b + c = 1) :
+    a * b * c ≤ 1 / 27 := by sorry
+theorem sum_one_false (a b c : ℝ) (ha : 0 < a) (hb : 0 < b) (hc : 0 < c) (h : a + b + c = 1) :
+    a * b * c ≤ 1 / 100 := by sorry
 """
 
 
@@ -59,10 +63,10 @@ def test_no_solution_in_any_case_of_the_subtraction_is_vacuous(lean_verdicts):
 
 def test_drawn_real_parameters_test_and_refute_exactly(lean_verdicts):
     rows = lean_verdicts(SOURCE)
-    for name in ("curve", "ratio"):
+    for name in ("curve", "ratio", "sum_one"):
         assert rows[name].mirror_status == "tested", (name, rows[name].reason)
         assert "drawn value(s)" in rows[name].method
-    for name in ("curve_false", "ratio_false"):
+    for name in ("curve_false", "ratio_false", "sum_one_false"):
         assert rows[name].mirror_status == "refuted", (name, rows[name].reason)
         assert "exactly at a solution" in rows[name].reason
 
