@@ -51,6 +51,9 @@ SWEEP_EXACT = 64
 #: process's load does not shrink the budget); past them, draws float64 cannot settle beyond
 #: doubt are not counted (said in the method), and a float64 counterexample is not decided.
 EXACT_SECONDS = 10.0
+#: Seconds a decided counterexample may be shrunk for; past them the smallest one found so far
+#: is the counterexample (every candidate it was shrunk through was itself decided).
+SHRINK_SECONDS = 10.0
 #: Draws in one Hypothesis example at most (evaluated in one vectorized call).
 DRAWS_PER_EXAMPLE = 16
 
@@ -301,11 +304,16 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
     plan, nat_domain = judge.plan, judge.plan["settings"]["nat_domain"]
     start_valid = judge.tally.valid
     found: _Found | None = None
+    found_at = 0.0
 
     def check_draws(draws: list[dict[str, Any]]) -> None:
-        nonlocal found
+        nonlocal found, found_at
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfBudget()
+        if found is not None and time.monotonic() - found_at > SHRINK_SECONDS:
+            # the shrink budget is spent: every further candidate ends at once, so the
+            # shrinker stops and replays its target, the smallest counterexample decided
+            raise _Found(found.example, found.err, found.decision)
         if judge.tally.valid - start_valid >= max_examples and found is None:
             raise _Enough()  # (never while a counterexample is being shrunk)
         passed = False
@@ -322,6 +330,7 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
                 if rt.impl_nonfinite[index]:
                     if judge.nonfinite(example) == REFUTED:
                         found = _Found(dict(example), math.inf, judge.tally.counterexample[2])
+                        found_at = found_at or time.monotonic()
                         raise found
                     continue
                 err = 0.0 if concl.exact[index] else float(concl.err[index])
@@ -331,6 +340,7 @@ def _hypothesis_phase(judge: Judge, name: str, digest: str, max_examples: int,
                 if kind == REFUTED:
                     # (the judge keeps the first one, should the budget end the shrinking)
                     found = _Found(dict(example), err, judge.last_decision)
+                    found_at = found_at or time.monotonic()
                     raise found
                 if kind == SKIPPED and judge.exact_seconds >= EXACT_SECONDS:
                     raise _ExactSpent()

@@ -106,6 +106,15 @@ def _zero_dimensional(polys: list[sp.Poly], substitution: dict, unknowns: list[s
     return list(basis.exprs) != [1] and basis.is_zero_dimensional
 
 
+def _inconsistent(polys: list[sp.Poly], gens: list[sp.Symbol]) -> bool:
+    """The system has no solution even over ℂ (its Gröbner basis is ``{1}``)."""
+    try:
+        basis = sp.groebner([p.as_expr() for p in polys], *gens, order="lex", domain="QQ")
+    except (sp.polys.polyerrors.BasePolynomialError, NotImplementedError):
+        return False
+    return list(basis.exprs) == [1]
+
+
 def _preference(statement: Statement, bounded: dict) -> dict[sp.Symbol, int]:
     """Lower first: bounded integers, then integers, then the rest (reals)."""
     rank = {}
@@ -248,6 +257,31 @@ def _independent(statement: Statement, atoms: list[sp.Basic], equations: list[sp
     return fixed
 
 
+#: The most cases the disjunctions of equations split into.
+MAX_CASES = 8
+
+
+def _disjunctions(atoms: list[sp.Basic], symbols: set) -> list[list[list[sp.Basic]]]:
+    """Per hypothesis conjunct ``E₁ ∨ E₂ ∨ …`` whose disjuncts are equations (or conjunctions
+    of them), the equations of each disjunct: every solution satisfies one disjunct, so the
+    cases together list every solution. ``[]`` past :data:`MAX_CASES` cases."""
+    found = []
+    for atom in atoms:
+        if not isinstance(atom, sp.Or):
+            continue
+        options = []
+        for disjunct in atom.args:
+            parts = sp.And.make_args(disjunct)
+            if not all(isinstance(p, sp.Eq) and p.free_symbols <= symbols for p in parts):
+                break
+            options.append([p.lhs - p.rhs for p in parts])
+        else:
+            found.append(options)
+    if math.prod(len(o) for o in found) > MAX_CASES:
+        return []
+    return found
+
+
 def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudget()
                 ) -> Parametrization | None:
     """How to solve ``statement``'s equation hypotheses at parameter values, or ``None`` (an
@@ -260,7 +294,8 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
     atoms = [a for _, hyp in statement.hypotheses for a in sp.And.make_args(hyp)]
     equations = [a.lhs - a.rhs for a in atoms if isinstance(a, sp.Eq)]
     equations = [e for e in equations if e.free_symbols and e.free_symbols <= set(symbols)]
-    if not equations:
+    alternatives = _disjunctions(atoms, set(symbols))
+    if not equations and not alternatives:
         return None
     bounds = integer_bounds(statement, atoms)
     for symbol, limit in product_bounds(statement, atoms).items():
@@ -272,7 +307,10 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
     rng = random.Random(f"parametric:{statement.name}")
     solve_budget = SolveBudget(seconds=budget.seconds)
     systems, chosen_all, read, partial = [], set(), [], False
-    for system, _nonzero in _subtraction_branches(equations, solve_budget):
+    cases = [equations + [e for chosen in choice for e in chosen]
+             for choice in itertools.product(*alternatives)]
+    for system, _nonzero in (branch for case in cases
+                             for branch in _subtraction_branches(case, solve_budget)):
         polys = [p for p in (_polynomial(e, symbols, solve_budget) for e in system)
                  if p is not None and not p.is_zero]
         if any(p.is_ground for p in polys):
@@ -284,6 +322,8 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
         gens = sorted(set().union(*(p.free_symbols for p in polys)), key=symbols.index)
         if len(gens) > budget.max_unknowns:
             return None
+        if _inconsistent(polys, gens):
+            continue  # no solution at all in this case (a basis {1}, exact)
         chosen = _split(polys, gens, rank, budget, rng, deadline)
         if chosen is None:
             partial = True
@@ -294,7 +334,7 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
     # variable no equation reads; a branch that is then not zero-dimensional is dropped
     solved_somewhere = set().union(*(set(g) for _, g in systems)) - chosen_all if systems else set()
     parameters = [s for s in symbols if s not in solved_somewhere]
-    fixed = _independent(statement, atoms, equations)
+    fixed = _independent(statement, atoms, [e for case in cases for e in case])
     for symbol, value in fixed.items():
         bounded[symbol] = range(int(value), int(value) + 1)
     branches = []

@@ -29,6 +29,8 @@ written the quantifier's binder is left untyped and typed from its use (or the r
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.number_theory import DVD
@@ -108,6 +110,7 @@ class _Extrema(TermRewriter):
             head = t.fn
             if isinstance(head, T.Const) and head.name in EXTREMA and len(args) == 2:
                 s, a = args
+                s = _typed_image(s, self.element_type(s, a))
                 a = self.ascribed(s, a)
                 member = (_image_member(*s.args, a, self.types, self.fresh("x_image")) if _is(s, "Set.image", 2)
                           else _c("Membership.mem", s, a))
@@ -115,7 +118,8 @@ class _Extrema(TermRewriter):
             if _is(t, "Membership.mem", 2) and isinstance(args[0], T.App) \
                     and isinstance(args[0].fn, T.Const) and args[0].fn.name in BOUNDS \
                     and len(args[0].args) == 1:
-                bounded = args[0].args[0]
+                bounded = _typed_image(args[0].args[0],
+                                       self.element_type(args[0].args[0], args[1]))
                 return self.bound(BOUNDS[args[0].fn.name], bounded, self.ascribed(bounded, args[1]))
             if _is(t, "Membership.mem", 2) and _is(args[0], "Set.image", 2):
                 return _image_member(*args[0].args, args[1], self.types, self.fresh("x_image"))
@@ -219,6 +223,70 @@ def _image_bound(which: str, s: T.Term, a: T.Term, ty: T.Term | None,
             e = T.Typed(e, ty)  # `t = e` elaborates `e` at `t`'s type
         return T.Pi(tuple(binders), _implies(rest, _relation(which, a, e)))
     return None
+
+
+_ARITH_NODES = frozenset({"HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "Neg.neg"})
+
+
+def _arith_leaves(t: T.Term) -> Iterator[T.Term]:
+    """The operands ``binop%`` unifies in ``t`` (a power's base, never its exponent)."""
+    if isinstance(t, T.App) and isinstance(t.fn, T.Const):
+        if t.fn.name in _ARITH_NODES:
+            for arg in t.args:
+                yield from _arith_leaves(arg)
+            return
+        if t.fn.name == "HPow.hPow" and len(t.args) == 2:
+            yield from _arith_leaves(t.args[0])
+            return
+    yield t
+
+
+def _only_unified(name: str, body: T.Term) -> bool:
+    """Is every use of ``name`` in ``body`` an operand of generic arithmetic or a relation
+    (never a function's argument, an exponent, an ascription or anything else that would fix
+    its type)?"""
+    var = T.Var(name)
+    for node in T.walk(body):
+        for position, child in enumerate(T.children(node)):
+            if child != var:
+                continue
+            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)
+                    and node.fn.name in _GENERIC and position > 0):
+                return False
+            if node.fn.name == "HPow.hPow" and position == 2:
+                return False  # (children: the head first, then the arguments)
+    return True
+
+
+def _typed_image(s: T.Term, ty: T.Term | None) -> T.Term:
+    """``{t : α | ∃ x y, t = e ∧ …}`` with the untyped ``x, y`` that are operands of ``e`` and
+    used nowhere else but in arithmetic and relations typed ``α``: Lean elaborates ``t = e``
+    by ``binrel%``, which unifies ``e``'s operands with ``t : α`` (``{u : ℝ | ∃ x y, u = x ^ 2
+    + y ^ 2 ∧ …}`` has real ``x, y``). ``s`` unchanged when it is not of that form."""
+    if ty is None or not (_is(s, "setOf", 1) and isinstance(s.args[0], T.Lam)
+                          and len(s.args[0].binders) == 1):
+        return s
+    t = T.Var(s.args[0].binders[0].name)
+    chain, body = [], s.args[0].body
+    while _is(body, "Exists", 1) and isinstance(body.args[0], T.Lam):
+        chain.append(body.args[0].binders)
+        body = body.args[0].body
+    untyped = {b.name for bs in chain for b in bs if b.type is None}
+    if not untyped:
+        return s
+    leaves: set[str] = set()
+    for conj in _conjuncts(body):
+        if _is(conj, "Eq", 2) and t in conj.args:
+            e = conj.args[1] if conj.args[0] == t else conj.args[0]
+            leaves |= {leaf.name for leaf in _arith_leaves(e) if isinstance(leaf, T.Var)}
+    typed = {n for n in untyped & leaves if _only_unified(n, body)}
+    if not typed:
+        return s
+    out = body
+    for bs in reversed(chain):
+        bs = tuple(T.Binder(b.name, ty, b.info) if b.name in typed else b for b in bs)
+        out = _c("Exists", T.Lam(bs, out))
+    return T.App(s.fn, (T.Lam(s.args[0].binders, out),), s.ty)
 
 
 def _image_member(f: T.Term, base: T.Term, a: T.Term, types: dict[str, T.Term],

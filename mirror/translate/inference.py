@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bridge import term as T
 from mirror.translate.binder_types import among_numerals
+from mirror.translate.number_theory import DVD
 from mirror.translate.types import NAT, Ty, numeric_max
 from mirror.translate.values import (
     ARITH,
@@ -25,6 +26,12 @@ from mirror.translate.values import (
     is_named,
     is_type_term,
 )
+
+
+#: Predicates ``α → α → Prop`` written as plain infix notation (not ``binrel%``): their two
+#: arguments have one type, so an untyped leaf of one side takes the other side's type
+#: (``p ^ 2 ∣ c`` with ``c : ℕ`` makes ``p : ℕ``).
+_HOMOGENEOUS = frozenset({"Dvd.dvd", DVD})
 
 
 class Inference:
@@ -72,9 +79,15 @@ class Inference:
         ``a i = r * b i`` is real); ``None`` when no leaf has one (numerals default to ℕ)."""
         found: Ty | None = None
         for node in T.walk(body):
+            if isinstance(node, T.Typed) and T.Var(name) in self._leaves(node.expr):
+                # ``(e : ℝ)`` elaborates the arithmetic ``e`` at ℝ: its untyped leaves are real
+                ty = self.try_type(node.type, env)
+                if ty is not None and ty.is_numeric:
+                    found = numeric_max(found, ty)
+                continue
             if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
                 continue
-            if node.fn.name in RELATIONS:
+            if node.fn.name in RELATIONS or node.fn.name in _HOMOGENEOUS:
                 leaves = [leaf for arg in node.args for leaf in self._leaves(arg)]
             elif node.fn.name in ARITH:
                 leaves = self._leaves(node)

@@ -15,7 +15,9 @@ def _session_end(log):
     return [r for r in read_jsonl(log).records if r.get("event") == "session-end"][-1]
 
 
-@pytest.mark.parametrize("budget", [("--examples", "20"), ("--time", "20")])
+# (the time budget's run is in the slow job: the default run stays under 10 min)
+@pytest.mark.parametrize("budget", [("--examples", "20"),
+                                    pytest.param(("--time", "20"), marks=pytest.mark.slow)])
 def test_fuzz_finishes_after_a_worker_dies_and_keeps_the_crashed_statements(budget, tmp_path):
     project = make_project(tmp_path / "p", "exit")
     log = tmp_path / "fuzz.jsonl"

@@ -52,6 +52,7 @@ def test_generate_check_finishes_and_names_a_module_that_ends_its_worker(fault, 
     assert CAUSES[fault] in checked.stderr
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_generate_names_a_statement_whose_translation_does_not_end(tmp_path):
     project = make_project(tmp_path / "p", "none")
     lean = project / "lean" / "Flt.lean"

@@ -11,6 +11,8 @@ import subprocess
 from importlib.metadata import entry_points
 from pathlib import Path
 
+import pytest
+
 from tests.faults.conftest import PYTHON, child_env, leanmirror
 
 MODULES = {
@@ -36,6 +38,7 @@ def _project(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_colliding_names_generate_apart_check_by_content_and_collect(tmp_path):
     project = _project(tmp_path / "project")
     out = tmp_path / "mirrors"

@@ -62,6 +62,7 @@ def test_bindings_lists_a_module_that_exits_at_import_as_one_error_line(fault, t
                and CAUSES[fault] in line for line in listed.stdout.splitlines())
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_report_on_a_local_ray_instance_makes_a_segfault_an_error_row(tmp_path):
     import ray  # noqa: F401  (a test dependency: a missing one fails the test, never skips)
     project = make_project(tmp_path / "p", "segfault")

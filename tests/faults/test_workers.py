@@ -49,6 +49,7 @@ def test_bad_job_counts_name_the_argument(jobs):
         LocalPool(jobs)
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_the_ray_pool_has_the_same_interface_and_limits():
     import ray  # noqa: F401  (a test dependency: a missing one fails the test, never skips)
     from mirror.product.workers import RayPool

@@ -18,6 +18,9 @@ from mirror.translate.instances import (NoCarrier, default_table, instantiate, r
 from mirror.judge.result import StatementResult, combine
 from tests.mirror.conftest import PROJECTS, results_by_name
 
+# a whole project per module (~50 s): in the slow job, so the default run stays under 10 min
+pytestmark = pytest.mark.slow
+
 CLASSES = PROJECTS / "classes"
 TRUE = ("symbolic", "certified", "tested")
 REAL_FIELDS = ["K := ℝ", "K := ℚ"]

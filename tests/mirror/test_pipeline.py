@@ -150,6 +150,7 @@ RESOLVENT_THEOREMS = (
 ).split()
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_the_resolvent_statements_are_tested_against_the_operator():
     result = run(ROOT, method="scanner", settings=CheckSettings(), select=["Mirror.Resolvent"])
     by_short = {r.name.rsplit(".", 1)[-1]: r for r in result.results if r.kind == "theorem"}

@@ -37,6 +37,12 @@ theorem sum_one (a b c : ℝ) (ha : 0 < a) (hb : 0 < b) (hc : 0 < c) (h : a + b 
     a * b * c ≤ 1 / 27 := by sorry
 theorem sum_one_false (a b c : ℝ) (ha : 0 < a) (hb : 0 < b) (hc : 0 < c) (h : a + b + c = 1) :
     a * b * c ≤ 1 / 100 := by sorry
+theorem cases_of_or (a b c t : ℝ) (ha : 0 ≤ t) (hb : 0 ≤ t - 2) (hc : 0 ≤ t - 4)
+    (h₁ : 6 * t = a) (h₂ : 10 * (t - 2) = b) (h₃ : 8 * (t - 4) = c)
+    (h : a = (b + c) / 2 ∨ b = (a + c) / 2 ∨ c = (a + b) / 2) : a = 52 := by sorry
+theorem cases_of_or_false (a b c t : ℝ) (ha : 0 ≤ t) (hb : 0 ≤ t - 2) (hc : 0 ≤ t - 4)
+    (h₁ : 6 * t = a) (h₂ : 10 * (t - 2) = b) (h₃ : 8 * (t - 4) = c)
+    (h : a = (b + c) / 2 ∨ b = (a + c) / 2 ∨ c = (a + b) / 2) : a = 50 := by sorry
 """
 
 
@@ -78,3 +84,11 @@ def test_a_product_equal_to_a_constant_bounds_its_factors():
     assert product_bounds(st, [sp.Eq(m * n ** 2, 50)]) == {m: 50, n: 7}
     # a sum bounds a term only where its co-factors are at least 1 (here n may be 0)
     assert product_bounds(st, [sp.Eq(m * n + m, 12)]) == {m: 12}
+
+
+def test_a_disjunction_of_equations_splits_into_cases(lean_verdicts):
+    # a = (b + c) / 2 gives t = 26/3, b = (a + c) / 2 gives t = 4/3 (< 4: rejected), and
+    # c = (a + b) / 2 has no solution: one point, where a = 52
+    rows = lean_verdicts(SOURCE)
+    assert rows["cases_of_or"].mirror_status == "symbolic", rows["cases_of_or"].reason
+    assert rows["cases_of_or_false"].mirror_status == "refuted", rows["cases_of_or_false"].reason

@@ -18,6 +18,9 @@ from mirror.evaluate.runtime import MpRuntime, NumpyRuntime
 from mirror.translate.translation import Translator, Untranslatable
 from tests.mirror.conftest import PROJECTS, results_by_name
 
+# a whole project per module (~50 s): in the slow job, so the default run stays under 10 min
+pytestmark = pytest.mark.slow
+
 RECURSION = PROJECTS / "recursion"
 TESTED = ("symbolic", "certified", "tested")
 

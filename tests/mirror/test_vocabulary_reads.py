@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from mirror.translate.values import UnknownConstant
 
 COVERED = ("tested", "symbolic", "certified")
@@ -296,6 +298,7 @@ def test_a_binder_the_front_end_lost_is_not_auto_bound(lean_verdicts):
     assert "unparsed variable type" in verdicts["lost_variable"].reason
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_the_element_of_is_greatest_is_elaborated_at_the_set_type(lean_verdicts):
     # Compfiles imo1983_p3 (proved): `2 * a * b * c - …` of ℕ variables in a `Set ℤ` is an
     # integer subtraction; read as ℕ (truncated at 0) it was a false refutation at a = b = c = 1

@@ -42,6 +42,7 @@ def planted_copy(tmp_path):
     return target
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_a_time_budget_is_spent_in_rounds_over_every_statement(planted_copy, tmp_path):
     log = tmp_path / "fuzz.jsonl"
     budget = 25.0

@@ -174,6 +174,7 @@ def test_sigkill_loses_nothing_and_next_session_replays(planted_project, tmp_pat
     assert len(sessions) == 2
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_ray_campaign_on_a_local_instance(planted_project, tmp_path):
     import ray  # noqa: F401 - a test dependency: missing, the run fails here
     log = tmp_path / "ray.jsonl"

@@ -178,6 +178,7 @@ def test_hand_written_file_is_never_overwritten(tmp_path):
     assert (out / "leanmirror_mirror_ops.py").read_text() == "# my own code\n"
 
 
+@pytest.mark.slow  # (moved to the slow job: the default run stays under 10 min)
 def test_generate_check_fails_until_regenerated_after_a_lean_edit(tmp_path):
     from mirror.product import cli
 
