@@ -244,7 +244,8 @@ def _settle_unfolded(original: Statement, unfolded: Unfolded,
     solved, enumerated or, when closed, decided outright. A counterexample of the reduced
     statement is reported with each sequence as its computed prefix."""
     reduced = unfolded.statement
-    how = "unfolded the recurrence exactly (" + "; ".join(unfolded.described) + ")"
+    how = ("unfolded the recurrence exactly (" if unfolded.sources else "read the arrays at "
+           "their entries (") + "; ".join(unfolded.described) + ")"
     if not reduced.variables:
         hyps = [decide_at(h, {}) for _, h in reduced.hypotheses]
         holds = decide_at(reduced.conclusion, {})
@@ -272,7 +273,10 @@ def _settle_unfolded(original: Statement, unfolded: Unfolded,
             for v in original.variables if v.symbol in unfolded.sources]
         settled.reason = ("counterexample decided exactly: the sequences computed by their "
                           "recurrences from the free values shown satisfy every hypothesis "
-                          "and the conclusion fails")
+                          "and the conclusion fails" if unfolded.sources else
+                          "counterexample decided exactly: at the entries shown (an entry the "
+                          "statement does not read is 0) every hypothesis holds and the "
+                          "conclusion fails")
     return settled
 
 

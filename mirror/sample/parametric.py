@@ -53,6 +53,8 @@ class ParametricBudget:
     #: The most parameter points enumerated (a complete enumeration).
     max_points: int = 3000
     max_unknowns: int = 6
+    #: The most unknowns of a system whose equations are all linear (cheap to eliminate).
+    max_linear_unknowns: int = 24
     max_choices: int = 40
 
 
@@ -123,10 +125,23 @@ def _preference(statement: Statement, bounded: dict) -> dict[sp.Symbol, int]:
     return rank
 
 
+def _linear_split(polys: list[sp.Poly], gens: list[sp.Symbol], rank: dict) -> list[sp.Symbol]:
+    """The parameters of a linear system: the columns without a pivot once the unknowns a
+    solution prefers come first (high ``rank``: reals before integers; of one rank the later,
+    as :func:`_split` draws the earlier) — exact row reduction over ℚ, so the rest is then
+    determined (zero-dimensional) at every parameter value."""
+    order = sorted(gens, key=lambda g: (-rank[g], -gens.index(g)))
+    matrix = sp.Matrix([[p.as_expr().coeff(g) for g in order] for p in polys])
+    _, pivots = matrix.rref()
+    return [g for i, g in enumerate(order) if i not in pivots]
+
+
 def _split(polys: list[sp.Poly], gens: list[sp.Symbol], rank: dict, budget: ParametricBudget,
            rng: random.Random, deadline: float) -> list[sp.Symbol] | None:
     """The fewest parameters among ``gens`` (preferring low ``rank``) that leave a
     zero-dimensional system at generic values; ``None`` when none is found in time."""
+    linear = all(p.total_degree() <= 1 for p in polys) and all(
+        c.is_Rational for p in polys for c in p.coeffs())
     tried = 0
     for k in range(len(gens)):
         choices = sorted(itertools.combinations(gens, k),
@@ -134,7 +149,8 @@ def _split(polys: list[sp.Poly], gens: list[sp.Symbol], rank: dict, budget: Para
         for chosen in choices:
             tried += 1
             if tried > budget.max_choices or time.monotonic() > deadline:
-                return None
+                # a linear system too wide to search: its pivots decide
+                return _linear_split(polys, gens, rank) if linear else None
             unknowns = [g for g in gens if g not in chosen]
             if _zero_dimensional(polys, _generic(list(chosen), rng), unknowns):
                 return list(chosen)
@@ -320,7 +336,8 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
             continue
         read.extend(sp.sstr(p.as_expr()) for p in polys)
         gens = sorted(set().union(*(p.free_symbols for p in polys)), key=symbols.index)
-        if len(gens) > budget.max_unknowns:
+        linear = all(p.total_degree() <= 1 for p in polys)
+        if len(gens) > (budget.max_linear_unknowns if linear else budget.max_unknowns):
             return None
         if _inconsistent(polys, gens):
             continue  # no solution at all in this case (a basis {1}, exact)

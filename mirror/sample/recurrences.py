@@ -12,6 +12,10 @@ sampled prefix), is dropped. The reduced statement is what :mod:`mirror.sample.s
 solves (``s 9 = 110 ∧ s 7 = 42`` is a linear system in ``s₀, s₁``); what the hypotheses do
 not determine stays a free scalar (drawn, or left to the draws of the original statement).
 
+A ``Fin n → K`` array or a sequence without a recurrence that the statement reads only at
+numeral indices (``x 0 + 4 * x 1 + … = 1``) is likewise the statement over one scalar per entry
+read (:func:`_entries`): the entries it does not read do not matter.
+
 Only what is exact is done: a top term solved with a numeral coefficient (over ℕ and ℤ only
 a bare ``s (n + k) = e``), indices ``n ± j`` with the guard covering every subtraction,
 expressions bounded in size, indices bounded by :data:`MAX_INDEX`.
@@ -207,7 +211,7 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
             return None
         by_array[rec.array] = rec
     if not by_array:
-        return None
+        return _entries(statement)
     deadline = time.monotonic() + seconds
     dropped = {(rec.label, rec.array) for rec in found}
     variables = {v.symbol: v for v in statement.variables}
@@ -246,10 +250,66 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
             substitution[r] = terms[int(r.args[1])]
         described.append(f"{var.name} on [0, {last}] computed by {rec.label} from "
                          f"{', '.join(f.name for f in free) or 'no free value'}")
-    hypotheses = [(label, h.xreplace(substitution)) for label, h in hypotheses]
-    reduced = replace(statement, variables=new_vars, hypotheses=hypotheses,
-                      conclusion=statement.conclusion.xreplace(substitution), definitions=[])
+    reduced = replace(statement, variables=new_vars, hypotheses=hypotheses)
+    entries = _entries(reduced)
+    if entries is not None:
+        reduced = entries.statement
+        described += entries.described
+        prefixes.update(entries.prefixes)
+    hypotheses = [(label, h.xreplace(substitution)) for label, h in reduced.hypotheses]
+    reduced = replace(reduced, hypotheses=hypotheses,
+                      conclusion=reduced.conclusion.xreplace(substitution), definitions=[])
     return Unfolded(reduced, described, prefixes, {a: r.label for a, r in by_array.items()})
+
+
+def _numeral_reads(array: sp.Symbol, parts: list[sp.Basic]) -> set[int] | None:
+    """The indices ``array`` is read at in ``parts`` when every use of it is a read at a
+    numeral index (``x 0``, ``a 7``), else ``None``."""
+    reads = {r for p in parts for r in p.atoms(V.Index) if r.args[0] == array}
+    if not reads or any(len(r.args) != 2 or not r.args[1].is_Integer for r in reads):
+        return None
+    if any(array in p.xreplace({r: sp.Integer(0) for r in reads}).free_symbols for p in parts):
+        return None
+    return {int(r.args[1]) for r in reads}
+
+
+def _entries(statement: Statement) -> Unfolded | None:
+    """``statement`` with each sequence or ``Fin n`` array that it reads only at numeral
+    indices replaced by one scalar per entry read (``x 0 … x 6`` of ``x : Fin 7 → ℝ`` become
+    ``x_0 … x_6``): the entries not read do not matter, so the statement is equivalent to the
+    one over those scalars, which :mod:`mirror.sample.solve` can solve. In a counterexample an
+    entry not read is ``0``. ``None`` when there is no such array."""
+    parts = [h for _, h in statement.hypotheses] + [statement.conclusion]
+    new_vars, substitution, described, prefixes = [], {}, [], {}
+    for var in statement.variables:
+        ty = var.ty
+        if not (ty.kind == "Fun" and len(ty.domains()) == 1
+                and ty.domains()[0].kind in ("Nat", "Fin") and ty.codomain().kind in _KINDS):
+            new_vars.append(var)
+            continue
+        indices = _numeral_reads(var.symbol, parts)
+        size = ty.domains()[0].args[0] if ty.domains()[0].kind == "Fin" else None
+        if indices is None or max(indices) > MAX_INDEX or (
+                size is not None and not (getattr(size, "is_Integer", False)
+                                          and max(indices) < int(size) <= MAX_INDEX + 1)):
+            new_vars.append(var)
+            continue
+        kind = ty.codomain()
+        scalars = {i: sp.Symbol(f"{var.name}_{i}", **assumptions(kind)) for i in sorted(indices)}
+        new_vars += [Variable(s.name, Ty(kind.kind), s) for s in scalars.values()]
+        for i, scalar in scalars.items():
+            substitution[V.Index(var.symbol, sp.Integer(i))] = scalar
+        length = int(size) if size is not None else max(indices) + 1
+        prefixes[var.symbol] = [scalars.get(i, sp.Integer(0)) for i in range(length)]
+        described.append(f"{var.name} read only at {', '.join(map(str, sorted(indices)))}: "
+                         f"one scalar per entry")
+    if not prefixes:
+        return None
+    reduced = replace(statement, variables=new_vars,
+                      hypotheses=[(label, h.xreplace(substitution))
+                                  for label, h in statement.hypotheses],
+                      conclusion=statement.conclusion.xreplace(substitution), definitions=[])
+    return Unfolded(reduced, described, prefixes, {})
 
 
 __all__ = ["MAX_INDEX", "Recurrence", "Unfolded", "recurrences", "unfold"]

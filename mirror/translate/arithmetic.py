@@ -16,7 +16,8 @@ import sympy as sp
 from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.types import NAT, Ty, numeric_max
-from mirror.translate.values import ARITH, ArrayFn, Env, Untranslatable, Value, is_arith, matrix_ty
+from mirror.translate.values import (
+    ARITH, ArrayFn, Env, Untranslatable, Value, binop_leaves, is_arith, matrix_ty)
 
 #: ``a - b`` on the ordered carriers where it truncates (``tsub``): the floor it stops at.
 TRUNCATED_SUB = {"NNReal": sp.Integer(0), "PNat": sp.Integer(1)}
@@ -34,17 +35,7 @@ class Arithmetic:
     """``binop%`` trees; ``elab``, ``coerce`` and ``materialize`` come from the elaborator."""
 
     def _leaves(self, term: T.Term) -> list[T.Term]:
-        if is_arith(term):
-            kind = ARITH[term.fn.name]
-            if kind == "pow":
-                return self._leaves(term.args[0])
-            if kind == "smul":
-                return self._leaves(term.args[1])
-            out: list[T.Term] = []
-            for arg in term.args:
-                out.extend(self._leaves(arg))
-            return out
-        return [term]
+        return binop_leaves(term)
 
     def _synth(self, term: T.Term, env: Env) -> Ty | None:
         """The type of a leaf when elaborated without an expected type (``None`` for numerals)."""

@@ -29,12 +29,11 @@ written the quantifier's binder is left untyped and typed from its use (or the r
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.number_theory import DVD
 from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration
+from mirror.translate.values import binop_leaves
 
 #: Lean constant → the bound it states (``lower``/``upper``).
 EXTREMA = {"IsLeast": "lower", "IsGreatest": "upper"}
@@ -228,33 +227,32 @@ def _image_bound(which: str, s: T.Term, a: T.Term, ty: T.Term | None,
 _ARITH_NODES = frozenset({"HAdd.hAdd", "HSub.hSub", "HMul.hMul", "HDiv.hDiv", "Neg.neg"})
 
 
-def _arith_leaves(t: T.Term) -> Iterator[T.Term]:
-    """The operands ``binop%`` unifies in ``t`` (a power's base, never its exponent)."""
-    if isinstance(t, T.App) and isinstance(t.fn, T.Const):
-        if t.fn.name in _ARITH_NODES:
-            for arg in t.args:
-                yield from _arith_leaves(arg)
-            return
-        if t.fn.name == "HPow.hPow" and len(t.args) == 2:
-            yield from _arith_leaves(t.args[0])
-            return
-    yield t
+#: The parents an operand unified with the set's element may have.
+_UNIFYING = _ARITH_NODES | {"HMod.hMod", "HPow.hPow", "Eq", "Ne", "LT.lt", "LE.le", "GT.gt",
+                            "GE.ge"}
 
 
-def _only_unified(name: str, body: T.Term) -> bool:
-    """Is every use of ``name`` in ``body`` an operand of generic arithmetic or a relation
-    (never a function's argument, an exponent, an ascription or anything else that would fix
-    its type)?"""
+def _only_unified(name: str, body: T.Term, company: set[str]) -> bool:
+    """Is every use of ``name`` in ``body`` an operand of arithmetic or a relation (never a
+    function's argument, an exponent, a membership, an ascription), and is every other operand
+    there a numeral or a variable of ``company``? Then nothing but the set's ``t = e`` fixes its
+    type, whatever order Lean elaborates the conjuncts in (``x < k ∧ t = x`` with ``k : ℕ`` makes
+    ``x`` natural, and is not read here)."""
     var = T.Var(name)
     for node in T.walk(body):
         for position, child in enumerate(T.children(node)):
             if child != var:
                 continue
             if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)
-                    and node.fn.name in _GENERIC and position > 0):
+                    and node.fn.name in _UNIFYING and position > 0):
                 return False
             if node.fn.name == "HPow.hPow" and position == 2:
                 return False  # (children: the head first, then the arguments)
+            operands = [leaf for arg in node.args for leaf in binop_leaves(arg)]
+            if not all(isinstance(leaf, T.Lit) or (isinstance(leaf, T.Var)
+                                                   and leaf.name in company)
+                       for leaf in operands):
+                return False
     return True
 
 
@@ -278,8 +276,9 @@ def _typed_image(s: T.Term, ty: T.Term | None) -> T.Term:
     for conj in _conjuncts(body):
         if _is(conj, "Eq", 2) and t in conj.args:
             e = conj.args[1] if conj.args[0] == t else conj.args[0]
-            leaves |= {leaf.name for leaf in _arith_leaves(e) if isinstance(leaf, T.Var)}
-    typed = {n for n in untyped & leaves if _only_unified(n, body)}
+            leaves |= {leaf.name for leaf in binop_leaves(e) if isinstance(leaf, T.Var)}
+    company = untyped | {t.name}
+    typed = {n for n in untyped & leaves if _only_unified(n, body, company)}
     if not typed:
         return s
     out = body

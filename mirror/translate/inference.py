@@ -11,6 +11,8 @@ Otherwise nothing is guessed: :class:`~mirror.translate.values.UnknownType`.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from bridge import term as T
 from mirror.translate.binder_types import among_numerals
 from mirror.translate.number_theory import DVD
@@ -75,32 +77,55 @@ class Inference:
 
     def _unified_type(self, name: str, body: T.Term, env: Env) -> Ty | None:
         """The type Lean's ``binop%``/``binrel%`` elaboration gives an untyped binder that is a
-        leaf of arithmetic or a relation: the largest type of the other leaves (``r`` in
-        ``a i = r * b i`` is real); ``None`` when no leaf has one (numerals default to ℕ)."""
-        found: Ty | None = None
-        for node in T.walk(body):
-            if isinstance(node, T.Typed) and T.Var(name) in self._leaves(node.expr):
-                # ``(e : ℝ)`` elaborates the arithmetic ``e`` at ℝ: its untyped leaves are real
-                ty = self.try_type(node.type, env)
-                if ty is not None and ty.is_numeric:
-                    found = numeric_max(found, ty)
-                continue
-            if not (isinstance(node, T.App) and isinstance(node.fn, T.Const)):
-                continue
-            if node.fn.name in RELATIONS or node.fn.name in _HOMOGENEOUS:
-                leaves = [leaf for arg in node.args for leaf in self._leaves(arg)]
-            elif node.fn.name in ARITH:
-                leaves = self._leaves(node)
-            else:
-                continue
-            if T.Var(name) not in leaves:
-                continue
+        leaf of arithmetic or a relation: the largest type of the other leaves of that tree (``r``
+        in ``a i = r * b i`` is real); ``None`` when no leaf has one (numerals default to ℕ).
+
+        Each tree is elaborated on its own, and the first one Lean elaborates fixes the binder's
+        type for the others (``x < k ∧ u = x`` with ``k : ℕ``, ``u : ℝ`` makes ``x`` natural and
+        coerces it in ``u = ↑x``). Which one comes first depends on postponement, so trees that
+        disagree raise :class:`UnknownType`: the binder stays untyped rather than guessed."""
+        found = {ty for ty in self._use_types(name, body, env) if ty is not None}
+        if len(found) > 1:
+            raise UnknownType(name, "its uses in the statement give it different types ("
+                              + ", ".join(sorted(map(str, found))) + "), and which one Lean "
+                              "takes depends on the order it elaborates them in; ascribe it")
+        return found.pop() if found else None
+
+    def _use_types(self, name: str, term: T.Term, env: Env,
+                   ascribed: Ty | None = None) -> Iterator[Ty | None]:
+        """The type of each ``binop%`` tree of ``term`` that has ``name`` among its leaves (the
+        largest type of its leaves and of an ascription ``(e : ℝ)`` around it)."""
+        if isinstance(term, T.Typed):
+            ty = self.try_type(term.type, env)
+            yield from self._use_types(name, term.expr, env,
+                                       ty if ty is not None and ty.is_numeric else None)
+            return
+        leaves: list[T.Term] | None = None
+        if isinstance(term, T.App) and isinstance(term.fn, T.Const):
+            if term.fn.name in RELATIONS or term.fn.name in _HOMOGENEOUS:
+                leaves = [leaf for arg in term.args for leaf in self._leaves(arg)]
+            elif term.fn.name in ARITH:
+                leaves = self._leaves(term)
+        if leaves is None:
+            if ascribed is not None and term == T.Var(name):
+                yield ascribed
+            for child in T.children(term):
+                yield from self._use_types(name, child, env)
+            return
+        if T.Var(name) in leaves:
+            found = ascribed
             for leaf in leaves:
                 if name not in T.free_vars(leaf):
                     ty = self._leaf_type(leaf, env)
                     if ty is not None and ty.is_numeric:
                         found = numeric_max(found, ty)
-        return found
+            yield found
+        for leaf in leaves:
+            if isinstance(leaf, T.Typed):
+                yield from self._use_types(name, leaf, env)
+            elif leaf != T.Var(name):
+                for child in T.children(leaf):
+                    yield from self._use_types(name, child, env)
 
     def _leaf_type(self, leaf: T.Term, env: Env) -> Ty | None:
         """A leaf's type without elaborating variables bound inside the body: ``b i`` has

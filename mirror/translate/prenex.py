@@ -13,6 +13,11 @@ draw — and a box for :mod:`mirror.judge.boxes`. A ``∀`` under a negation, an
 lifted (an untyped one is typed from its uses, :mod:`mirror.translate.binder_types`); a lifted
 binder that would capture a name is renamed. The statement's own untyped binders (``∀ x ∈
 Set.Icc 0 1, …``, ``(n)``) are typed the same way.
+
+A hypothesis ``(h : ∃ x, p x)`` is opened the same way round: ``(∃ x, p x) → C`` is
+``∀ x, p x → C``, so ``x`` becomes a binder of the statement and ``h : p x`` a hypothesis
+(:func:`_open_hypotheses`); the solver can then solve ``x`` from ``p`` instead of searching
+candidate witnesses.
 """
 
 from __future__ import annotations
@@ -79,6 +84,63 @@ class _Lifter:
         return t
 
 
+def _exists(t: T.Term | None) -> T.Lam | None:
+    """The predicate of ``∃ x, p x`` (``Exists (fun x => p x)``), else ``None``."""
+    if isinstance(t, T.App) and isinstance(t.fn, T.Const) and t.fn.name == "Exists" \
+            and len(t.args) == 1 and isinstance(t.args[0], T.Lam) and t.args[0].binders:
+        return t.args[0]
+    return None
+
+
+def _with_equation(t: T.Term) -> bool:
+    """Whether the body of an ``∃`` states an equation among its conjuncts (below further
+    ``∃``): what the solver can use. An ``∃`` of inequalities only (``∃ x, f x ≤ 0``) is
+    better served by the candidate witnesses (:mod:`mirror.translate.witnesses`) than by
+    draws that rarely satisfy it."""
+    lam = _exists(t)
+    if lam is not None:
+        return _with_equation(lam.body)
+    if isinstance(t, T.App) and isinstance(t.fn, T.Const):
+        if t.fn.name == "And" and len(t.args) == 2:
+            return any(_with_equation(a) for a in t.args)
+        return t.fn.name == "Eq"
+    return False
+
+
+def _open_hypotheses(binders: list[T.Binder], body: T.Term, lifter: _Lifter,
+                     closed: frozenset[str] = frozenset()
+                     ) -> tuple[list[T.Binder], dict[str, str]]:
+    """Hypotheses ``(h : ∃ x, p x)`` opened into a binder ``x`` and ``(h : p x)``:
+    ``(∃ x, p x) → C`` is ``∀ x, p x → C`` (``x`` renamed when taken, so nothing else can
+    mention it), and ``x`` is then a variable of the statement, solved or drawn like the
+    others instead of searched among candidate witnesses. Opened only when ``p`` states an
+    equation (:func:`_with_equation`); a hypothesis whose proof is used by name elsewhere, or
+    named in ``closed``, is kept as it is. Returns the binders and, per opened variable, the
+    hypothesis it came from."""
+    out: list[T.Binder] = []
+    origin: dict[str, str] = {}
+    for index, binder in enumerate(binders):
+        others = [b.type for b in binders[index + 1:] if b.type is not None] + [body]
+        used = binder.name != "_" and any(binder.name in T.free_vars(t) for t in others)
+        if used or binder.name in closed or not _with_equation(binder.type):
+            out.append(binder)
+            continue
+        hyp = binder
+        while (lam := _exists(hyp.type)) is not None:
+            mapping: dict[str, T.Term] = {}
+            for inner in lam.binders:
+                name = lifter._fresh(inner.name)
+                ty = T.substitute(inner.type, mapping) if inner.type is not None else None
+                out.append(T.Binder(name, ty))
+                origin[name] = binder.name
+                if name != inner.name:
+                    mapping[inner.name] = T.Var(name)
+            hyp = T.Binder(hyp.name, T.substitute(lam.body, mapping) if mapping else lam.body,
+                           hyp.info)
+        out.append(hyp)
+    return out, origin
+
+
 def lift_quantifiers(decl: Declaration) -> Declaration:
     """``decl`` with the ``∀`` binders nested in its conclusion lifted (unchanged when none)."""
     if decl.type is None or decl.kind != "theorem":
@@ -91,10 +153,18 @@ def lift_quantifiers(decl: Declaration) -> Declaration:
     taken = {b.name for b in decl.binders} | {b.name for b in prefix} | T.free_vars(body)
     lifter = _Lifter(taken)
     new_body = lifter.lift(body, False)
-    untyped = any(b.type is None and b.name != "_" for b in list(decl.binders) + prefix)
-    if not lifter.lifted and not untyped:
+    given = list(decl.binders) + prefix
+    taken_before = set(lifter.taken)
+    hypotheses, origin = _open_hypotheses(given, new_body, lifter)
+    binders = infer_types(hypotheses + lifter.lifted, new_body)
+    untypeable = {origin[b.name] for b in binders if b.type is None and b.name in origin}
+    if untypeable:  # an opened variable no use types: that hypothesis stays an ∃ (as Lean has it)
+        lifter.taken = taken_before
+        hypotheses, _ = _open_hypotheses(given, new_body, lifter, frozenset(untypeable))
+        binders = infer_types(hypotheses + lifter.lifted, new_body)
+    untyped = any(b.type is None and b.name != "_" for b in given)
+    if not lifter.lifted and not untyped and len(hypotheses) == len(given):
         return decl
-    binders = infer_types(list(decl.binders) + prefix + lifter.lifted, new_body)
     return dataclasses.replace(decl, binders=tuple(binders), type=new_body)
 
 

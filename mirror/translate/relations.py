@@ -14,6 +14,7 @@ import sympy as sp
 from bridge import term as T
 from mirror.translate import vocabulary as V
 from mirror.translate.finsets import bound_of
+from mirror.translate.identities import IDENTITY_CARRIERS, coefficient_equations
 from mirror.translate.types import PROP, Ty
 from mirror.translate.values import (
     NAT_DOMAIN,
@@ -160,6 +161,16 @@ class Relations:
                 inner_rest = remainder.binders[1:]
                 inner = T.Pi(tuple(inner_rest), remainder.body) if inner_rest else remainder.body
                 return self.fin_quant(V.FinAll, first.name, ty, lo, hi, cond, inner, env)
+        if ty.kind in IDENTITY_CARRIERS:
+            # ``∀ x : ℝ, p x = q x`` between polynomials: its coefficients' equations
+            var = fresh(first.name, ty)
+            try:
+                body = self.prop(remainder, env.extend(**{first.name: Value(var, ty)}))
+            except Untranslatable:
+                body = None  # then the quantifier is what cannot be translated, said below
+            identity = None if body is None else coefficient_equations(body, var)
+            if identity is not None:
+                return identity
         lo, hi = self.type_range(ty)
         return self.fin_quant(V.FinAll, first.name, ty, lo, hi, None, remainder, env)
 

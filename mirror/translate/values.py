@@ -382,6 +382,19 @@ def is_arith(term: T.Term) -> bool:
             and len(term.args) <= arity(term.fn.name))
 
 
+def binop_leaves(term: T.Term) -> list[T.Term]:
+    """The operands ``binop%`` elaborates at one type in the arithmetic tree ``term`` (a power's
+    base, never its exponent; a scalar product's vector); ``[term]`` when it is no arithmetic."""
+    if is_arith(term):
+        kind = ARITH[term.fn.name]
+        if kind == "pow":
+            return binop_leaves(term.args[0])
+        if kind == "smul":
+            return binop_leaves(term.args[1])
+        return [leaf for arg in term.args for leaf in binop_leaves(arg)]
+    return [term]
+
+
 def over_applied(term: T.Term) -> tuple[T.Term, tuple] | None:
     """``(op a b, (i, j, …))`` for an arithmetic value applied to arguments, else ``None``."""
     if (isinstance(term, T.App) and isinstance(term.fn, T.Const) and term.fn.name in ARITH

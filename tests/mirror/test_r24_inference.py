@@ -16,6 +16,8 @@ theorem dvd_nat (c : ℕ) (hc : c = 12) : ∃ p, p.Prime ∧ p ^ 2 ∣ c := by s
 theorem dvd_nat_false (c : ℕ) (hc : c = 12) : ¬∃ p, p.Prime ∧ p ^ 2 ∣ c := by sorry
 theorem ascribed : ∃ x, (x ^ 2 : ℝ) = 1 / 4 := by sorry
 theorem ascribed_false : ¬∃ x, (x ^ 2 : ℝ) = 1 / 4 := by sorry
+theorem set_order (k : ℕ) (hk : k = 3) : IsGreatest {u : ℝ | ∃ x, x < k ∧ u = x} 2 := by sorry
+theorem ascribed_order (k : ℕ) (hk : k = 3) : ¬∃ n, n < k ∧ (n : ℝ) = 1 / 2 := by sorry
 theorem set_exponent_untyped : IsGreatest {u : ℝ | ∃ n, u = 2 ^ n ∧ n < 2} 2 := by sorry
 """
 
@@ -39,3 +41,12 @@ def test_an_exponent_is_not_typed_by_the_set(lean_verdicts):
     # (false: 2 ^ 1.5 > 2): an exponent is no operand of the unification
     row = lean_verdicts(SOURCE)["set_exponent_untyped"]
     assert row.mirror_status != "refuted", row.reason
+
+
+def test_a_type_another_use_may_fix_first_is_not_guessed(lean_verdicts):
+    # `x < k` with `k : ℕ` makes x natural when Lean elaborates it first (true: the greatest is
+    # 2; false at ℝ); `n < k` beside `(n : ℝ)` likewise (true at ℕ, false at ℝ: n = 1/2)
+    rows = lean_verdicts(SOURCE)
+    for name in ("set_order", "ascribed_order"):
+        assert rows[name].mirror_status == "untranslatable", (name, rows[name].reason)
+        assert "different types" in rows[name].reason, rows[name].reason

@@ -196,8 +196,13 @@ def test_a_definition_without_body_is_unbound():
 
 def test_untranslatable_constructs_say_which():
     with pytest.raises(Untranslatable) as info:
-        conclusion("x = 0 ∨ ∀ y : ℝ, y = x", "x : ℝ")
+        conclusion("x = 0 ∨ ∀ y : ℝ, y ≤ x", "x : ℝ")
     assert "quantifier" in str(info.value)
+
+
+def test_a_polynomial_identity_is_its_coefficients():
+    # ∀ y : ℝ, y = x is false for every x (the coefficient of y is 1)
+    assert conclusion("x = 0 ∨ ∀ y : ℝ, y = x", "x : ℝ") == conclusion("x = 0", "x : ℝ")
 
 
 def test_a_lean_identifier_can_never_inject_python():
