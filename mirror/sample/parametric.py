@@ -125,6 +125,12 @@ def _preference(statement: Statement, bounded: dict) -> dict[sp.Symbol, int]:
     return rank
 
 
+def _rational_linear(polys: list[sp.Poly]) -> bool:
+    """Whether ``polys`` are linear with rational coefficients (row reduction over ℚ splits
+    them: :func:`_linear_split`)."""
+    return all(p.total_degree() <= 1 and all(c.is_Rational for c in p.coeffs()) for p in polys)
+
+
 def _linear_split(polys: list[sp.Poly], gens: list[sp.Symbol], rank: dict) -> list[sp.Symbol]:
     """The parameters of a linear system: the columns without a pivot once the unknowns a
     solution prefers come first (high ``rank``: reals before integers; of one rank the later,
@@ -140,8 +146,7 @@ def _split(polys: list[sp.Poly], gens: list[sp.Symbol], rank: dict, budget: Para
            rng: random.Random, deadline: float) -> list[sp.Symbol] | None:
     """The fewest parameters among ``gens`` (preferring low ``rank``) that leave a
     zero-dimensional system at generic values; ``None`` when none is found in time."""
-    linear = all(p.total_degree() <= 1 for p in polys) and all(
-        c.is_Rational for p in polys for c in p.coeffs())
+    linear = _rational_linear(polys)
     tried = 0
     for k in range(len(gens)):
         choices = sorted(itertools.combinations(gens, k),
@@ -336,8 +341,8 @@ def parametrize(statement: Statement, budget: ParametricBudget = ParametricBudge
             continue
         read.extend(sp.sstr(p.as_expr()) for p in polys)
         gens = sorted(set().union(*(p.free_symbols for p in polys)), key=symbols.index)
-        linear = all(p.total_degree() <= 1 for p in polys)
-        if len(gens) > (budget.max_linear_unknowns if linear else budget.max_unknowns):
+        wide = budget.max_linear_unknowns if _rational_linear(polys) else budget.max_unknowns
+        if len(gens) > wide:
             return None
         if _inconsistent(polys, gens):
             continue  # no solution at all in this case (a basis {1}, exact)

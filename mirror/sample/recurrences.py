@@ -227,14 +227,10 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
     described = []
     prefixes = {}
     for array, rec in by_array.items():
-        reads = set().union(*(p.atoms(V.Index) for p in parts))
-        reads = {r for r in reads if r.args[0] == array}
-        if any(len(r.args) != 2 or not r.args[1].is_Integer for r in reads):
-            return None  # read at a variable index: not a finite set of terms
-        if any(array in p.xreplace({r: sp.Integer(0) for r in reads}).free_symbols
-               for p in parts):
-            return None  # the sequence itself is used (a bound call, a sum over a range)
-        last = max([int(r.args[1]) for r in reads] + [rec.guard - 1])
+        indices = _numeral_reads(array, parts)
+        if indices is None:
+            return None  # not a finite set of terms
+        last = max([*indices, rec.guard - 1])
         if last > MAX_INDEX:
             return None
         var = variables[array]
@@ -246,8 +242,8 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
         if terms is None:
             return None
         prefixes[array] = terms
-        for r in reads:
-            substitution[r] = terms[int(r.args[1])]
+        for i in indices:
+            substitution[V.Index(array, sp.Integer(i))] = terms[i]
         described.append(f"{var.name} on [0, {last}] computed by {rec.label} from "
                          f"{', '.join(f.name for f in free) or 'no free value'}")
     reduced = replace(statement, variables=new_vars, hypotheses=hypotheses)
@@ -264,9 +260,10 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
 
 def _numeral_reads(array: sp.Symbol, parts: list[sp.Basic]) -> set[int] | None:
     """The indices ``array`` is read at in ``parts`` when every use of it is a read at a
-    numeral index (``x 0``, ``a 7``), else ``None``."""
+    numeral index (``x 0``, ``a 7``; none at all gives the empty set), else ``None``: a read
+    at a variable index, or the array itself used (a bound call, a sum over a range)."""
     reads = {r for p in parts for r in p.atoms(V.Index) if r.args[0] == array}
-    if not reads or any(len(r.args) != 2 or not r.args[1].is_Integer for r in reads):
+    if any(len(r.args) != 2 or not r.args[1].is_Integer for r in reads):
         return None
     if any(array in p.xreplace({r: sp.Integer(0) for r in reads}).free_symbols for p in parts):
         return None
@@ -289,7 +286,7 @@ def _entries(statement: Statement) -> Unfolded | None:
             continue
         indices = _numeral_reads(var.symbol, parts)
         size = ty.domains()[0].args[0] if ty.domains()[0].kind == "Fin" else None
-        if indices is None or max(indices) > MAX_INDEX or (
+        if not indices or max(indices) > MAX_INDEX or (
                 size is not None and not (getattr(size, "is_Integer", False)
                                           and max(indices) < int(size) <= MAX_INDEX + 1)):
             new_vars.append(var)

@@ -27,6 +27,7 @@ import dataclasses
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate.binder_types import infer_types
+from mirror.translate.lean_terms import is_call
 from mirror.translate.values import is_prop_type
 
 #: Connectives a ``∀`` is lifted out of (both sides are in the conclusion's polarity).
@@ -54,7 +55,7 @@ class _Lifter:
         self.taken = taken
         self.lifted: list[T.Binder] = []
 
-    def _fresh(self, name: str) -> str:
+    def fresh(self, name: str) -> str:
         out = name
         while out in self.taken:
             out += "'"
@@ -70,7 +71,7 @@ class _Lifter:
             (binder,) = t.binders
             ty = _lifted_type(binder, t.body) if nested else None
             if ty is not None:
-                name = self._fresh(binder.name)
+                name = self.fresh(binder.name)
                 body = T.substitute(t.body, {binder.name: T.Var(name)}) \
                     if name != binder.name else t.body
                 self.lifted.append(T.Binder(name, ty, binder.info))
@@ -86,8 +87,8 @@ class _Lifter:
 
 def _exists(t: T.Term | None) -> T.Lam | None:
     """The predicate of ``∃ x, p x`` (``Exists (fun x => p x)``), else ``None``."""
-    if isinstance(t, T.App) and isinstance(t.fn, T.Const) and t.fn.name == "Exists" \
-            and len(t.args) == 1 and isinstance(t.args[0], T.Lam) and t.args[0].binders:
+    if is_call(t, "Exists") and len(t.args) == 1 and isinstance(t.args[0], T.Lam) \
+            and t.args[0].binders:
         return t.args[0]
     return None
 
@@ -100,11 +101,9 @@ def _with_equation(t: T.Term) -> bool:
     lam = _exists(t)
     if lam is not None:
         return _with_equation(lam.body)
-    if isinstance(t, T.App) and isinstance(t.fn, T.Const):
-        if t.fn.name == "And" and len(t.args) == 2:
-            return any(_with_equation(a) for a in t.args)
-        return t.fn.name == "Eq"
-    return False
+    if is_call(t, "And") and len(t.args) == 2:
+        return any(_with_equation(a) for a in t.args)
+    return is_call(t, "Eq")
 
 
 def _open_hypotheses(binders: list[T.Binder], body: T.Term, lifter: _Lifter,
@@ -129,7 +128,7 @@ def _open_hypotheses(binders: list[T.Binder], body: T.Term, lifter: _Lifter,
         while (lam := _exists(hyp.type)) is not None:
             mapping: dict[str, T.Term] = {}
             for inner in lam.binders:
-                name = lifter._fresh(inner.name)
+                name = lifter.fresh(inner.name)
                 ty = T.substitute(inner.type, mapping) if inner.type is not None else None
                 out.append(T.Binder(name, ty))
                 origin[name] = binder.name
@@ -163,7 +162,7 @@ def lift_quantifiers(decl: Declaration) -> Declaration:
         hypotheses, _ = _open_hypotheses(given, new_body, lifter, frozenset(untypeable))
         binders = infer_types(hypotheses + lifter.lifted, new_body)
     untyped = any(b.type is None and b.name != "_" for b in given)
-    if not lifter.lifted and not untyped and len(hypotheses) == len(given):
+    if not lifter.lifted and not untyped and hypotheses == given:
         return decl
     return dataclasses.replace(decl, binders=tuple(binders), type=new_body)
 
