@@ -25,7 +25,6 @@ Two attempts, in this order, each within its own time bound:
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,11 +34,13 @@ from mirror.judge.box_check import check_box_certificate
 import sympy as sp
 
 from mirror.judge.ideals import prove_in_ideal
+from mirror.judge.sizes import astronomical
 from mirror.judge.boxes import BoxBudget, boxed, describe, search
 from mirror.sample.residues import Cover, cover, points
 from mirror.sample.exponentials import solve_exponentials
 from mirror.sample.parametric import ParametricBudget, parameter_values, parametrize, solve_at
-from mirror.sample.recurrences import Unfolded, unfold
+from mirror.sample.recurrences import (MAX_INSTANCES, Unfolded, index_variable, instance,
+                                       unfold)
 from mirror.sample.solve import SolveBudget, Solutions, membership_sets, solve_statement
 from mirror.translate import vocabulary as V
 from mirror.translate.values import Statement
@@ -61,49 +62,11 @@ class Presettled:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-#: Values with more digits than this are not evaluated (a draw would not finish).
-MAX_DIGITS = 10 ** 6
-
-
-def _log10_size(expr: sp.Basic, probe: dict) -> float:
-    """An upper estimate of ``log10 |expr|`` (``probe``: the ``log10`` size of each variable),
-    computed in log space so that no large number is ever built."""
-    if expr in probe:
-        return probe[expr]
-    if expr.is_Integer or expr.is_Rational:
-        return math.log10(max(abs(int(expr.p)), 1))
-    args = [_log10_size(a, probe) for a in expr.args if isinstance(a, sp.Basic)]
-    if isinstance(expr, sp.Pow) and len(args) == 2:
-        base, exponent = args
-        value = 10 ** exponent if exponent < 300 else float("inf")
-        return value * base if base > 0 else 0.0
-    if isinstance(expr, sp.Mul):
-        return sum(args)
-    if isinstance(expr, sp.Add):
-        return max(args, default=0.0) + math.log10(max(len(args), 1))
-    return max(args, default=0.0)
-
-
-def _astronomical(statement: Statement) -> Presettled | None:
-    """A statement whose powers have more than :data:`MAX_DIGITS` digits at the values the
-    draws take (``10 ^ 10 ^ 10 ^ n``): no draw would finish, so none is run."""
-    probe = {v.symbol: math.log10(8) for v in statement.variables
-             if not v.ty.is_array and v.ty.kind in ("Nat", "Int", "PNat")}
-    for definition in statement.definitions:  # a defined variable is as large as its value
-        probe[definition.symbol] = _log10_size(definition.expr, probe)
-    parts = [h for _, h in statement.hypotheses] + [statement.conclusion]
-    if max((_log10_size(p, probe) for p in parts), default=0.0) <= MAX_DIGITS:
-        return None
-    return Presettled("inconclusive", "not evaluated",
-                      reason=f"its powers have more than {MAX_DIGITS:.0e} digits at the values "
-                             "drawn (a power tower): no example is evaluated")
-
-
 def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
     """The verdict on ``statement`` that needs no draw, or ``None``."""
-    huge = _astronomical(statement)
+    huge = astronomical(statement)
     if huge is not None:
-        return huge
+        return Presettled("inconclusive", "not evaluated", reason=huge)
     certificate, point = search(statement, BoxBudget(seconds=seconds))
     if point is not None:
         refuted = _refuted_at(statement, point)
@@ -128,7 +91,52 @@ def presettle(statement: Statement, seconds: float = 4.0) -> Presettled | None:
         settled = _settle_unfolded(statement, unfolded, seconds)
         if settled is not None:
             return settled
+    else:
+        settled = _settle_instances(statement, seconds)
+        if settled is not None:
+            return settled
     return _solve_or_enumerate(statement, seconds)
+
+
+def _settle_instances(statement: Statement, seconds: float) -> Presettled | None:
+    """A statement that reads its recurrence sequences at a ℕ variable ``k`` (``∀ n > 0, f n
+    = 2 ^ n - 1``), decided at ``k = 0, 1, …`` (at most
+    :data:`~mirror.sample.recurrences.MAX_INSTANCES` values, within ``seconds``): each instance
+    reads the sequences at numerals, so it unfolds and is decided like any such statement.
+    ``refuted`` at the first instance refuted (its value of ``k`` in the counterexample);
+    ``tested`` when at least :data:`MIN_TESTED` instances whose hypotheses can hold are found
+    to hold and none fails — never more: the values of ``k`` past the last tried are not
+    checked. ``None`` otherwise."""
+    variable = index_variable(statement)
+    if variable is None:
+        return None
+    deadline = time.monotonic() + seconds
+    held, undecided = [], 0
+    for value in range(MAX_INSTANCES):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        at = instance(statement, variable, value)
+        if any(h == sp.false for _, h in at.hypotheses):
+            continue  # a hypothesis on k alone fails here (k ≥ 3 at k = 0)
+        unfolded = unfold(at, remaining)
+        settled = None if unfolded is None else _settle_unfolded(at, unfolded,
+                                                                 min(remaining, 1.0))
+        if settled is None or settled.status == "inconclusive":
+            undecided += 1
+        elif settled.status == "refuted":
+            settled.method = f"{variable.name} = {value}: " + settled.method
+            settled.counterexample = {variable.name: value, **(settled.counterexample or {})}
+            settled.point = {variable.name: sp.Integer(value), **(settled.point or {})}
+            return settled
+        elif settled.status in ("symbolic", "certified", "tested"):
+            held.append(value)
+    if len(held) < MIN_TESTED:
+        return None
+    return Presettled("tested", f"decided at {variable.name} = {held[0]} … {held[-1]}: at each "
+                      f"of {len(held)} values where the hypotheses can hold the sequences were "
+                      f"unfolded exactly and the statement holds ({undecided} undecided); "
+                      f"{variable.name} > {held[-1]} not checked", examples=len(held))
 
 
 def _solve_or_enumerate(statement: Statement, seconds: float) -> Presettled | None:

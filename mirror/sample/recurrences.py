@@ -41,8 +41,10 @@ _KINDS = ("Real", "Rat", "Int", "Nat")
 
 @dataclass
 class Recurrence:
-    """``s (n + top) = step`` for every ``n ≥ guard`` (``step`` over ``index`` and
-    ``Index(s, index + j)``, ``j < top``), read from hypothesis ``label``."""
+    """``s m = step`` for every ``m ≥ guard`` (``step`` over ``index`` ``m`` and reads of
+    ``s``), read from hypothesis ``label``; ``lags`` gives each read of ``step`` as the
+    offset ``l < 0`` of the term it reads: ``s (max (m + l) 0)`` (the ``max`` is Lean's
+    truncated ``n - j`` at small ``n``)."""
 
     label: str
     array: sp.Symbol
@@ -50,6 +52,7 @@ class Recurrence:
     top: int
     guard: int
     step: sp.Basic
+    lags: dict[sp.Basic, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,9 +120,10 @@ def _read(label: str, atom: sp.Basic, arrays: dict[sp.Symbol, str]) -> Recurrenc
             return None
         offsets[read] = j
     top = max(offsets.values())
-    if any(guard + j < 0 for j in offsets.values()):
-        return None  # a truncated n - j would read index 0 twice
-    (top_read,) = [r for r, j in offsets.items() if j == top]
+    tops = [r for r, j in offsets.items() if j == top]
+    if guard + top < 1 or len(tops) != 1:
+        return None  # s 0 would be read to define itself (a truncated 0 - j is 0)
+    (top_read,) = tops
     kind = arrays[array]
     if kind in ("Int", "Nat"):  # only a bare s (n + k) = e: no division, no cancellation
         side = [other for this, other in (body.args, body.args[::-1]) if this == top_read]
@@ -137,8 +141,10 @@ def _read(label: str, atom: sp.Basic, arrays: dict[sp.Symbol, str]) -> Recurrenc
         step = sp.expand(-(linear - coefficient * x) / coefficient)
     # the step in terms of the index of the term it defines: s m = step(m - top)
     m = sp.Dummy("m", integer=True, nonnegative=True)
+    lags = {read.xreplace({n: m - top}): j - top for read, j in offsets.items()
+            if read != top_read}
     step = step.xreplace({n: m - top})
-    return Recurrence(label, array, m, top, guard + top, step)
+    return Recurrence(label, array, m, top, guard + top, step, lags)
 
 
 def recurrences(statement: Statement) -> list[Recurrence]:
@@ -162,25 +168,32 @@ MAX_GENERIC = 400
 def _terms(rec: Recurrence, lags: dict, free: list[sp.Symbol], last: int,
            deadline: float) -> list[sp.Basic] | None:
     """``s 0 … s last``: the free first values, then each term by the step — in a polynomial
-    ring over ℚ when the step is a polynomial in the earlier terms and the index (fast, exact),
-    else by sympy substitution (at most :data:`MAX_GENERIC` terms)."""
+    ring over ℚ when the step is a polynomial in the earlier terms whose coefficients are
+    expressions in the index alone (``2 ^ n``, ``n ^ 2``: rational at every index; fast,
+    exact), else by sympy substitution (at most :data:`MAX_GENERIC` terms)."""
     reads = list(lags)
-    try:
-        poly = sp.Poly(rec.step, *reads, rec.index, domain="QQ")
-    except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
-        poly = None
-    if poly is not None and free:
+    poly = None
+    if free and reads:
+        try:
+            poly = sp.Poly(rec.step, *reads)
+        except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
+            poly = None
+    if poly is not None and all(c.free_symbols <= {rec.index} for c in poly.coeffs()):
         ring, *gens = sp.ring([f.name for f in free], sp.QQ)
         values = list(gens)
+        terms = poly.terms()
         for i in range(len(free), last + 1):
             if time.monotonic() > deadline:
                 return None
             value = ring.zero
-            for monomial, coefficient in poly.terms():
-                term = ring(coefficient * sp.Integer(i) ** monomial[-1])
-                for read, power in zip(reads, monomial[:-1]):
+            for monomial, coefficient in terms:
+                at = coefficient.xreplace({rec.index: sp.Integer(i)})
+                if not at.is_Rational:
+                    return None  # an index coefficient that is not rational (√n)
+                term = ring(at)
+                for read, power in zip(reads, monomial):
                     if power:
-                        term *= values[i + lags[read]] ** power
+                        term *= values[max(i + lags[read], 0)] ** power
                 value += term
             if len(value.terms()) > MAX_OPS:
                 return None
@@ -192,7 +205,7 @@ def _terms(rec: Recurrence, lags: dict, free: list[sp.Symbol], last: int,
     for i in range(len(free), last + 1):
         if time.monotonic() > deadline:
             return None
-        earlier = {read: terms[i + j] for read, j in lags.items()}
+        earlier = {read: terms[max(i + j, 0)] for read, j in lags.items()}
         value = sp.expand(rec.step.xreplace(earlier).xreplace({rec.index: sp.Integer(i)}))
         if sp.count_ops(value) > MAX_OPS:
             return None
@@ -235,7 +248,7 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
             return None
         var = variables[array]
         kind = var.ty.codomain()
-        lags = {read: _offset(read.args[1], rec.index) for read in rec.step.atoms(V.Index)}
+        lags = {read: lag for read, lag in rec.lags.items() if read in rec.step.atoms(V.Index)}
         free = [sp.Symbol(f"{var.name}_{i}", **assumptions(kind)) for i in range(rec.guard)]
         new_vars += [Variable(f.name, Ty(kind.kind), f) for f in free]
         terms = _terms(rec, lags, free, last, deadline)
@@ -256,6 +269,50 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
     reduced = replace(reduced, hypotheses=hypotheses,
                       conclusion=reduced.conclusion.xreplace(substitution), definitions=[])
     return Unfolded(reduced, described, prefixes, {a: r.label for a, r in by_array.items()})
+
+
+#: How many values ``k = 0, 1, …`` of an index variable are tried (:func:`index_variable`).
+MAX_INSTANCES = 30
+
+
+def index_variable(statement: Statement) -> Variable | None:
+    """The one ℕ variable ``k`` at which ``statement`` reads its recurrence sequences at
+    indices that are not numerals (``a k``, ``a (k + 1)``: a conclusion ``∀ k ≥ 3, a k > …``
+    taken apart into a variable and a hypothesis), or ``None``. At each numeral value of
+    ``k`` (:func:`instance`) the reads are numerals and the statement unfolds."""
+    found = recurrences(statement)
+    arrays = {rec.array for rec in found}
+    if not arrays:
+        return None
+    kinds = {v.symbol: v.ty.codomain().kind for v in statement.variables if v.symbol in arrays}
+    defined = {d.symbol for d in statement.definitions}
+    nat = {v.symbol: v for v in statement.variables
+           if not v.ty.is_array and v.ty.kind == "Nat" and v.symbol not in defined}
+    parts = [atom for label, h in statement.hypotheses for atom in sp.And.make_args(h)
+             if _read(label, atom, kinds) is None] + [statement.conclusion]
+    at: set[sp.Symbol] = set()
+    for part in parts:
+        for read in part.atoms(V.Index):
+            if read.args[0] not in arrays or len(read.args) != 2 or read.args[1].is_Integer:
+                continue
+            symbols = read.args[1].free_symbols
+            if not symbols <= nat.keys():
+                return None  # read at a bound variable (a sum over a variable range)
+            at |= symbols
+    if len(at) != 1:
+        return None
+    return nat[at.pop()]
+
+
+def instance(statement: Statement, variable: Variable, value: int) -> Statement:
+    """``statement`` at ``variable = value``: the variable replaced by the numeral."""
+    at = {variable.symbol: sp.Integer(value)}
+    return replace(statement,
+                   variables=[v for v in statement.variables if v.symbol != variable.symbol],
+                   hypotheses=[(label, h.xreplace(at)) for label, h in statement.hypotheses],
+                   conclusion=statement.conclusion.xreplace(at),
+                   definitions=[replace(d, expr=d.expr.xreplace(at))
+                                for d in statement.definitions])
 
 
 def _numeral_reads(array: sp.Symbol, parts: list[sp.Basic]) -> set[int] | None:

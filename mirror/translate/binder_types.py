@@ -2,7 +2,8 @@
 
 ``∀ f : ℕ → ℝ, ∀ n, …`` leaves ``n`` untyped in the source; Lean elaborates it from its uses.
 The evidence read here: an argument of a function binder (its domain), of ``Finset.range``,
-``Fin`` and the other functions of naturals, an ascription ``(n : T)``, a relation or an
+``Fin`` and the other functions of naturals, an endpoint of the interval a sum ranges over
+(its binder's type), an ascription ``(n : T)``, a relation or an
 arithmetic tree with a variable (or an applied function binder) of a known scalar type, and
 ``n ∈ range m``. One consistent answer types the binder; none or several leave it untyped
 (the translator then says so). A binder whose only company is numerals (``∀ n, n = 0``)
@@ -75,7 +76,33 @@ def _unified(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.
             if is_call(node, "Membership.mem") and len(node.args) == 2 and node.args[1] == var:
                 if is_call(node.args[0], "Finset.range"):
                     found.add(NAT)
+            found |= _interval_evidence(var, node, types)
     return found
+
+
+#: Intervals ``α → α → Finset α`` and the operators that range over a finset with a lambda.
+INTERVALS = frozenset({"Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo"})
+BIG_OPERATORS = frozenset({"Finset.sum", "Finset.prod"})
+
+
+def _interval_evidence(var: T.Var, node: T.Term, types: dict[str, T.Term]) -> set[T.Term]:
+    """An endpoint of the interval a sum or product ranges over (``∑ i ∈ Icc 1 n, a i``) has
+    the interval's element type: the other endpoint's, else that of the operator's binder
+    (written, or fixed by the body: ``a i`` with ``a : ℕ → ℝ``)."""
+    if not (is_call(node, *BIG_OPERATORS) and len(node.args) == 2
+            and is_call(node.args[0], *INTERVALS) and var in node.args[0].args
+            and isinstance(node.args[1], T.Lam) and len(node.args[1].binders) == 1):
+        return set()
+    for other in node.args[0].args:
+        ty = _leaf_type(other, types) if other != var else None
+        if isinstance(ty, T.Const) and ty.name in SCALARS:
+            return {ty}
+    binder = node.args[1].binders[0]
+    if binder.name == var.name:
+        return set()
+    if binder.type is not None:
+        return {binder.type}
+    return _unified(binder.name, [node.args[1].body], types)
 
 
 def _arithmetic(name: str, terms: list[T.Term], types: dict[str, T.Term]) -> set[T.Term]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from bridge import term as T
-from mirror.translate.binder_types import among_numerals
+from mirror.translate.binder_types import (BIG_OPERATORS, INTERVALS, NAT_ARGUMENTS,
+                                           among_numerals)
+from mirror.translate.lean_terms import is_call
 from mirror.translate.number_theory import DVD
 from mirror.translate.types import NAT, Ty, numeric_max
 from mirror.translate.values import (
@@ -45,6 +47,21 @@ class Inference:
         The function applied to the arguments before it is elaborated once; the domain of
         what comes out is the binder's type (an array's index type, a definition's
         parameter or result domain)."""
+        found = self._applied_type(name, body, env)
+        if found is not None:
+            return found
+        found = self._index_type(name, body, env)
+        if found is not None:
+            return found
+        found = self._unified_type(name, body, env)
+        if found is not None:
+            return found
+        if among_numerals(name, body):
+            return NAT
+        raise UnknownType(name, "no use of it in the statement fixes one")
+
+    def _applied_type(self, name: str, body: T.Term, env: Env) -> Ty | None:
+        """The domain of the first function ``name`` is an argument of, or ``None``."""
         for node in T.walk(body):
             if not isinstance(node, T.App):
                 continue
@@ -68,12 +85,43 @@ class Inference:
                         return domain
                 if ty is not None and ty.is_array:
                     return ty.domains()[0]
-        found = self._unified_type(name, body, env)
-        if found is not None:
-            return found
-        if among_numerals(name, body):
-            return NAT
-        raise UnknownType(name, "no use of it in the statement fixes one")
+        return None
+
+    def _index_type(self, name: str, body: T.Term, env: Env) -> Ty | None:
+        """The type an untyped binder takes as an argument of a function of naturals
+        (``Finset.range n``, ``n !``) or as an endpoint of an interval (``Finset.Icc a b``:
+        one type ``α`` for both endpoints): the other endpoint's type, else the type of the
+        binder of the sum or product the interval is the range of, when written or fixed by an
+        application (``∑ i ∈ Icc 1 n, a i`` with ``a : ℕ → ℝ`` makes ``i``, so ``n``,
+        natural)."""
+        var = T.Var(name)
+        for node in T.walk(body):
+            if is_call(node, *NAT_ARGUMENTS) and var in node.args:
+                return NAT
+            if not (is_call(node, *BIG_OPERATORS) and len(node.args) == 2
+                    and is_call(node.args[0], *INTERVALS) and var in node.args[0].args
+                    and isinstance(node.args[1], T.Lam) and len(node.args[1].binders) == 1):
+                continue
+            for other in node.args[0].args:
+                if name not in T.free_vars(other):
+                    ty = self._leaf_type(other, env)
+                    if ty is not None and ty.is_numeric:
+                        return ty
+            lam = node.args[1]
+            binder = lam.binders[0]
+            if binder.name == name:
+                continue
+            if binder.type is not None:
+                ty = self.try_type(binder.type, env)
+                if ty is not None and ty.is_numeric:
+                    return ty
+                continue
+            # only what an application fixes: a numeral default of the binder would be a guess
+            # (the sum's own uses may type the interval, ``∑ … = (k : ℤ)``)
+            ty = self._applied_type(binder.name, lam.body, env)
+            if ty is not None and ty.is_numeric:
+                return ty
+        return None
 
     def _unified_type(self, name: str, body: T.Term, env: Env) -> Ty | None:
         """The type Lean's ``binop%``/``binrel%`` elaboration gives an untyped binder that is a

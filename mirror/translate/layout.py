@@ -141,6 +141,13 @@ def wrap_assignment(line: str) -> list[str]:
         return [line]
     indent = len(line) - len(line.lstrip(" "))
     try:
+        return _wrapped(line, indent)
+    except RecursionError:
+        return [line]  # nested deeper than the ast module recurses (a 900-term sum): as it is
+
+
+def _wrapped(line: str, indent: int) -> list[str]:
+    try:
         tree = ast.parse(line.strip())
     except SyntaxError:
         return [line]

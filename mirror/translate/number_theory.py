@@ -29,19 +29,21 @@ Lean                rewritten to                                      Mathlib
 ``= [x₀, …]``, ``∀ d ∈ …``): :mod:`mirror.translate.digits`.
 ``(s.filter p).card`` of such a finset becomes ``∑ x ∈ s, if p x then 1 else 0``
 (``Finset.card_filter``). ``Nat.Prime`` is also read in field notation (``p.Prime``). The rewrite applies to the
-statement (its binders and its type); a name the table lacks is left for the translator, which
+statement (its binders and its type) and to the bodies of the project's definitions that
+the translator unfolds (:func:`rewrite_number_theory_definition`); a name the table lacks is left for the translator, which
 reports it with the advice to bind it in the project.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import dataclasses
+from typing import Callable, Iterator, Mapping
 
 from bridge import term as T
 from bridge.declaration import Declaration
 from mirror.translate import digits
 from mirror.translate.lean_terms import fresh_name
-from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration
+from mirror.translate.term_rewriter import TermRewriter, rewrite_declaration, taken_names
 
 
 def _c(name: str, *args: T.Term) -> T.App:
@@ -209,4 +211,51 @@ def rewrite_number_theory(decl: Declaration) -> Declaration:
     return rewrite_declaration(decl, _mentions, _Rewriter)
 
 
-__all__ = ["FIELDS", "REWRITES", "rewrite_number_theory"]
+def rewrite_number_theory_definition(decl: Declaration) -> Declaration:
+    """A project definition (not a theorem) with the table's constants replaced in its body and
+    equations: ``def sumOfDigits (n : ℕ) : ℕ := (Nat.digits 10 n).sum`` reads its digits as a
+    statement that says ``(Nat.digits 10 n).sum`` does (unchanged when it names none)."""
+    if decl.kind == "theorem":
+        return decl
+    bodies = ([decl.value] if decl.value is not None else []) + [eq.rhs for eq in decl.equations]
+    if not any(_mentions(t) for t in bodies):
+        return decl
+    taken = taken_names(decl)
+    for t in bodies + [p for eq in decl.equations for p in eq.patterns]:
+        taken |= T.free_vars(t) | {b.name for node in T.walk(t)
+                                   if isinstance(node, (T.Lam, T.Pi)) for b in node.binders}
+    rewriter = _Rewriter(taken)
+    return dataclasses.replace(
+        decl, value=None if decl.value is None else rewriter.term(decl.value),
+        equations=tuple(dataclasses.replace(eq, rhs=rewriter.term(eq.rhs))
+                        for eq in decl.equations))
+
+
+class Definitions(Mapping[str, Declaration]):
+    """A project's declarations by name, each definition read through
+    :func:`rewrite_number_theory_definition` the first time it is looked up (the translator
+    unfolds few of them: rewriting all for every theorem would cost more)."""
+
+    def __init__(self, declarations: Mapping[str, Declaration]) -> None:
+        self._declarations = declarations
+        self._rewritten: dict[str, Declaration] = {}
+
+    def __getitem__(self, name: str) -> Declaration:
+        found = self._rewritten.get(name)
+        if found is None:
+            found = self._rewritten[name] = rewrite_number_theory_definition(
+                self._declarations[name])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._declarations)
+
+    def __len__(self) -> int:
+        return len(self._declarations)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._declarations
+
+
+__all__ = ["FIELDS", "REWRITES", "Definitions", "rewrite_number_theory",
+           "rewrite_number_theory_definition"]

@@ -29,6 +29,7 @@ from mirror.translate.big_operators import expansion_budget
 from mirror.translate.elaborator import Elaborator
 from mirror.translate.implicits import auto_bound
 from mirror.translate.lean_terms import theorem_binders
+from mirror.translate.number_theory import Definitions
 from mirror.translate.types import NAT, Ty
 from mirror.translate.forms import FORMS
 from mirror.translate.unfolding import Unfolding
@@ -71,7 +72,8 @@ class Translator(Unfolding, Elaborator):
         unfold_bound: bool = False,
         table: dict | None = None,
     ) -> None:
-        self.declarations = declarations
+        self.declarations = (declarations if isinstance(declarations, Definitions)
+                             else Definitions(declarations))
         self.bound = set(bound)
         #: The binding table the bound names come from (read by the pipeline for domains).
         self.table = table if table is not None else {}

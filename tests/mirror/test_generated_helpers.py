@@ -250,3 +250,11 @@ def test_a_long_arithmetic_term_is_broken_before_its_operators():
     assert len(lines) > 2 and all(len(part) <= WIDTH for part in lines)
     assert any(part.lstrip().startswith("* ") for part in lines)
     assert ast.dump(ast.parse("\n".join(p[4:] for p in lines))) == ast.dump(ast.parse(line[4:]))
+
+
+def test_a_line_nested_deeper_than_ast_recurses_is_kept_as_it_is():
+    # a 900-term sum of calls (FormalMATH's omni_theorem_2843 through a project definition):
+    # ast.unparse recursed past Python's limit and the row was an error in "print"
+    line = "    h_0 = rt.eq(" + " + ".join(f"f(v_n, {k})" for k in range(900)) + ", 24)"
+    assert wrap_assignment(line) == [line]
+    compile(line.strip(), "<property>", "exec")  # the kept line still compiles
