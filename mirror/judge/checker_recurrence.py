@@ -9,8 +9,9 @@ checker verifies from the statement itself (never from the search's reduction,
 1. **The shape.** The atom is ``∀ n ∈ ℕ, body`` with ``body`` an equation or ``premise →
    equation``; the premise does not read ``s``; every read of ``s`` in the equation is
    ``s (n + j)`` (``n - j`` written ``NatSub``), with one greatest offset ``k`` (the *top*
-   read ``s (n + k)``, never a subtraction); ``s`` appears nowhere else in it; its other
-   symbols are drawn scalars.
+   read ``s (n + k)``, never a subtraction); it may read another sequence ``t`` whose
+   recurrence the certificate also names, at ``t (n + j)`` with ``j < k`` only; the
+   sequences appear nowhere else in it; its other symbols are drawn scalars.
 2. **The top read is solvable**, for every value of the rest: over ℝ or ℚ the equation is
    ``c · s (n + k) + r = 0`` with ``c`` a non-zero rational constant and ``r`` free of the
    top read (checked on the expanded difference, term by term); over ℕ or ℤ one side is the
@@ -21,7 +22,10 @@ checker verifies from the statement itself (never from the search's reduction,
 Then the hypothesis holds for the sequence that extends the prefix by the recurrence: each
 ``n`` with ``n + k > N`` constrains only ``s (n + k)`` (different ``n``, different top
 indices), in terms of earlier indices (``n + j < n + k``; a truncated ``n - j`` reads ``0 <
-n + k``) and the scalars, and by 2 that term has a value. The rest of the statement is
+n + k``) and the scalars, and by 2 that term has a value. Sequences whose recurrences read
+each other (``a (n + 1) = a n - b n``, ``b (n + 1) = b n + a n``) are extended together, index
+by index: every read is below the index it defines, so each term's value is fixed before it
+is read. The rest of the statement is
 evaluated on the prefix as usual: an index past it is undecided, so nothing that reads the
 extension is ever decided. One recurrence per sequence is decided this way (two would have to
 agree on one extension); any other ``∀`` over ℕ stays truncated (undecided when it holds on
@@ -98,9 +102,11 @@ def _solvable(equation: sp.Eq, top_read: sp.Basic, kind: str) -> str | None:
     return None
 
 
-def read_shape(atom: sp.Basic, sequence: sp.Symbol, kind: str, scalars: set) -> Shape:
+def read_shape(atom: sp.Basic, sequence: sp.Symbol, kind: str, scalars: set,
+               others: frozenset = frozenset()) -> Shape:
     """The atom's :class:`Shape`; :class:`CheckerError` with the reason when it is not a
-    recurrence the checker decides."""
+    recurrence the checker decides. ``others``: the other sequences the certificate names a
+    recurrence of, which this one may read below its top index."""
     if not (isinstance(atom, big_operators.FinAll) and atom.args[2] == NAT_DOMAIN
             and atom.args[1] == 0 and isinstance(atom.args[0], sp.Lambda)
             and len(atom.args[0].variables) == 1):
@@ -126,10 +132,18 @@ def read_shape(atom: sp.Basic, sequence: sp.Symbol, kind: str, scalars: set) -> 
     tops = [r for r, j in offsets.items() if j == top]
     if top < 0 or len(tops) != 1 or isinstance(tops[0].args[1], integers.NatSub):
         raise CheckerError("the recurrence has no single top read s (n + k)")
-    if equation.xreplace({r: sp.Integer(0) for r in reads}).has(sequence):
-        raise CheckerError("the recurrence uses its sequence other than at n + j")
-    others = equation.free_symbols - {n, sequence}
-    if not others <= scalars or equation.has(NAT_DOMAIN, vocabulary.BoundCall):
+    crossing = [r for r in equation.atoms(vocabulary.Index) if r.args[0] in others - {sequence}]
+    for read in crossing:
+        j = _offset(read.args[1], n) if len(read.args) == 2 else None
+        if j is None:
+            raise CheckerError(f"the read {read} is not t (n + j) or t (n - j)")
+        if j >= top:
+            raise CheckerError(f"the read {read} of another sequence is not below the top "
+                               f"index n + {top}")
+    if equation.xreplace({r: sp.Integer(0) for r in reads + crossing}).has(sequence, *others):
+        raise CheckerError("the recurrence uses a sequence other than at n + j")
+    rest = equation.free_symbols - {n, sequence} - {r.args[0] for r in crossing}
+    if not rest <= scalars or equation.has(NAT_DOMAIN, vocabulary.BoundCall):
         raise CheckerError("the recurrence reads a value that is not a drawn scalar")
     problem = _solvable(equation, tops[0], kind)
     if problem:
@@ -147,7 +161,7 @@ def justified(statement: Any, stated: Any, draw: dict) -> dict[sp.Basic, Shape]:
     hypotheses = dict(statement.hypotheses)
     scalars = {v.symbol for v in statement.variables
                if not isinstance(draw.get(v.name), tuple)}
-    found: dict[sp.Basic, Shape] = {}
+    found: dict[sp.Basic, tuple[str, Any]] = {}
     seen: set[str] = set()
     for entry in stated:
         if not isinstance(entry, dict):
@@ -163,14 +177,18 @@ def justified(statement: Any, stated: Any, draw: dict) -> dict[sp.Basic, Shape]:
                 or any(isinstance(v, tuple) for v in prefix):
             raise CheckerError(f"the draw gives no prefix of the sequence {name}")
         variable = variables[name]
-        kind = variable.ty.codomain().kind
         atoms = [a for a in sp.And.make_args(hypotheses[label])
                  if isinstance(a, big_operators.FinAll) and a.has(variable.symbol)
                  and a.args[2] == NAT_DOMAIN]
         if len(atoms) != 1:
             raise CheckerError(f"hypothesis {label} has {len(atoms)} ∀ n over ℕ reading {name}")
-        found[atoms[0]] = read_shape(atoms[0], variable.symbol, kind, scalars)
-    return found
+        if atoms[0] in found:
+            raise CheckerError(f"hypothesis {label} is named for two sequences")
+        found[atoms[0]] = (label, variable)
+    named = frozenset(variable.symbol for _, variable in found.values())
+    return {atom: read_shape(atom, variable.symbol, variable.ty.codomain().kind, scalars,
+                             named)
+            for atom, (label, variable) in found.items()}
 
 
 def decide(shape: Shape, env: dict, trace: list, proposition) -> bool | None:

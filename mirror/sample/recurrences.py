@@ -42,9 +42,10 @@ _KINDS = ("Real", "Rat", "Int", "Nat")
 @dataclass
 class Recurrence:
     """``s m = step`` for every ``m ≥ guard`` (``step`` over ``index`` ``m`` and reads of
-    ``s``), read from hypothesis ``label``; ``lags`` gives each read of ``step`` as the
-    offset ``l < 0`` of the term it reads: ``s (max (m + l) 0)`` (the ``max`` is Lean's
-    truncated ``n - j`` at small ``n``)."""
+    sequences), read from hypothesis ``label``; ``lags`` gives each read ``t (…)`` of
+    ``step`` (``t`` this sequence or another one with its own recurrence) as the offset
+    ``l < 0`` of the term it reads: ``t (max (m + l) 0)`` (the ``max`` is Lean's truncated
+    ``n - j`` at small ``n``)."""
 
     label: str
     array: sp.Symbol
@@ -107,16 +108,12 @@ def _read(label: str, atom: sp.Basic, arrays: dict[sp.Symbol, str]) -> Recurrenc
     if not isinstance(body, sp.Eq):
         return None
     reads = [i for i in body.atoms(V.Index)]
-    targets = {i.args[0] for i in reads}
-    if len(targets) != 1 or len(reads[0].args) != 2:
-        return None
-    (array,) = targets
-    if array not in arrays:
+    if not reads or any(len(r.args) != 2 or r.args[0] not in arrays for r in reads):
         return None
     offsets = {}
     for read in reads:
         j = _offset(read.args[1], n)
-        if j is None or len(read.args) != 2:
+        if j is None:
             return None
         offsets[read] = j
     top = max(offsets.values())
@@ -124,6 +121,7 @@ def _read(label: str, atom: sp.Basic, arrays: dict[sp.Symbol, str]) -> Recurrenc
     if guard + top < 1 or len(tops) != 1:
         return None  # s 0 would be read to define itself (a truncated 0 - j is 0)
     (top_read,) = tops
+    array = top_read.args[0]  # the sequence it defines; others are read below its top
     kind = arrays[array]
     if kind in ("Int", "Nat"):  # only a bare s (n + k) = e: no division, no cancellation
         side = [other for this, other in (body.args, body.args[::-1]) if this == top_read]
@@ -141,17 +139,23 @@ def _read(label: str, atom: sp.Basic, arrays: dict[sp.Symbol, str]) -> Recurrenc
         step = sp.expand(-(linear - coefficient * x) / coefficient)
     # the step in terms of the index of the term it defines: s m = step(m - top)
     m = sp.Dummy("m", integer=True, nonnegative=True)
-    lags = {read.xreplace({n: m - top}): j - top for read, j in offsets.items()
-            if read != top_read}
     step = step.xreplace({n: m - top})
+    in_step = step.atoms(V.Index)
+    lags = {shifted: j - top for read, j in offsets.items()
+            if read != top_read and (shifted := read.xreplace({n: m - top})) in in_step}
     return Recurrence(label, array, m, top, guard + top, step, lags)
+
+
+def _sequences(statement: Statement) -> dict[sp.Symbol, str]:
+    """The statement's ``ℕ → K`` sequences, each with its codomain's kind."""
+    return {v.symbol: v.ty.codomain().kind for v in statement.variables
+            if v.ty.kind == "Fun" and len(v.ty.domains()) == 1
+            and v.ty.domains()[0].kind == "Nat" and v.ty.codomain().kind in _KINDS}
 
 
 def recurrences(statement: Statement) -> list[Recurrence]:
     """The recurrence hypotheses of ``statement`` over its ``ℕ → K`` sequences."""
-    arrays = {v.symbol: v.ty.codomain().kind for v in statement.variables
-              if v.ty.kind == "Fun" and len(v.ty.domains()) == 1
-              and v.ty.domains()[0].kind == "Nat" and v.ty.codomain().kind in _KINDS}
+    arrays = _sequences(statement)
     found = []
     for label, hyp in statement.hypotheses:
         for atom in sp.And.make_args(hyp):
@@ -165,52 +169,69 @@ def recurrences(statement: Statement) -> list[Recurrence]:
 MAX_GENERIC = 400
 
 
-def _terms(rec: Recurrence, lags: dict, free: list[sp.Symbol], last: int,
-           deadline: float) -> list[sp.Basic] | None:
-    """``s 0 … s last``: the free first values, then each term by the step — in a polynomial
-    ring over ℚ when the step is a polynomial in the earlier terms whose coefficients are
-    expressions in the index alone (``2 ^ n``, ``n ^ 2``: rational at every index; fast,
-    exact), else by sympy substitution (at most :data:`MAX_GENERIC` terms)."""
-    reads = list(lags)
-    poly = None
-    if free and reads:
-        try:
-            poly = sp.Poly(rec.step, *reads)
-        except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
-            poly = None
-    if poly is not None and all(c.free_symbols <= {rec.index} for c in poly.coeffs()):
-        ring, *gens = sp.ring([f.name for f in free], sp.QQ)
-        values = list(gens)
-        terms = poly.terms()
-        for i in range(len(free), last + 1):
+def _terms(recs: list[Recurrence], free: dict[sp.Symbol, list[sp.Symbol]], last: int,
+           deadline: float) -> dict[sp.Symbol, list[sp.Basic]] | None:
+    """``s 0 … s last`` for the sequence ``s`` of each of ``recs``: its free first values,
+    then each term by its step, index by index for all of them together (a step reads its own
+    and the other sequences' terms below its index) — in a polynomial ring over ℚ when every
+    step is a polynomial in the terms it reads whose coefficients are expressions in the
+    index alone (``2 ^ n``, ``n ^ 2``: rational at every index; fast, exact), else by sympy
+    substitution (at most :data:`MAX_GENERIC` terms)."""
+    symbols = [f for rec in recs for f in free[rec.array]]
+    polys: dict[sp.Symbol, tuple[list, list]] | None = {}
+    for rec in recs:
+        reads, poly = list(rec.lags), None
+        if symbols and reads:
+            try:
+                poly = sp.Poly(rec.step, *reads)
+            except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
+                poly = None
+        if poly is None or not all(c.free_symbols <= {rec.index} and c.is_rational
+                                   for c in poly.coeffs()):
+            polys = None  # a coefficient like √3: the sympy substitution below
+            break
+        polys[rec.array] = (reads, poly.terms())
+    if polys is not None:
+        ring, *gens = sp.ring([f.name for f in symbols], sp.QQ)
+        of = dict(zip(symbols, gens))
+        values = {rec.array: [of[f] for f in free[rec.array]] for rec in recs}
+        for i in range(last + 1):
             if time.monotonic() > deadline:
                 return None
-            value = ring.zero
-            for monomial, coefficient in terms:
-                at = coefficient.xreplace({rec.index: sp.Integer(i)})
-                if not at.is_Rational:
-                    return None  # an index coefficient that is not rational (√n)
-                term = ring(at)
-                for read, power in zip(reads, monomial):
-                    if power:
-                        term *= values[max(i + lags[read], 0)] ** power
-                value += term
-            if len(value.terms()) > MAX_OPS:
-                return None
-            values.append(value)
-        return [v.as_expr(*free) if v != 0 else sp.Integer(0) for v in values]
-    if last + 1 - len(free) > MAX_GENERIC:
+            for rec in recs:
+                if i < len(free[rec.array]):
+                    continue
+                reads, terms = polys[rec.array]
+                value = ring.zero
+                for monomial, coefficient in terms:
+                    at = coefficient.xreplace({rec.index: sp.Integer(i)})
+                    if not at.is_Rational:
+                        return None  # an index coefficient that is not rational (√n)
+                    term = ring(at)
+                    for read, power in zip(reads, monomial):
+                        if power:
+                            term *= values[read.args[0]][max(i + rec.lags[read], 0)] ** power
+                    value += term
+                if len(value.terms()) > MAX_OPS:
+                    return None
+                values[rec.array].append(value)
+        return {a: [v.as_expr(*symbols) if v != 0 else sp.Integer(0) for v in vs]
+                for a, vs in values.items()}
+    if (last + 1) * len(recs) - len(symbols) > MAX_GENERIC:
         return None
-    terms: list[sp.Basic] = list(free)
-    for i in range(len(free), last + 1):
+    exprs: dict[sp.Symbol, list[sp.Basic]] = {rec.array: list(free[rec.array]) for rec in recs}
+    for i in range(last + 1):
         if time.monotonic() > deadline:
             return None
-        earlier = {read: terms[max(i + j, 0)] for read, j in lags.items()}
-        value = sp.expand(rec.step.xreplace(earlier).xreplace({rec.index: sp.Integer(i)}))
-        if sp.count_ops(value) > MAX_OPS:
-            return None
-        terms.append(value)
-    return terms
+        for rec in recs:
+            if i < len(free[rec.array]):
+                continue
+            earlier = {read: exprs[read.args[0]][max(i + j, 0)] for read, j in rec.lags.items()}
+            value = sp.expand(rec.step.xreplace(earlier).xreplace({rec.index: sp.Integer(i)}))
+            if sp.count_ops(value) > MAX_OPS:
+                return None
+            exprs[rec.array].append(value)
+    return exprs
 
 
 def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
@@ -225,40 +246,47 @@ def unfold(statement: Statement, seconds: float = 2.0) -> Unfolded | None:
         by_array[rec.array] = rec
     if not by_array:
         return _entries(statement)
+    if any(read.args[0] not in by_array for rec in found for read in rec.lags):
+        return None  # a step reads a sequence no recurrence computes
     deadline = time.monotonic() + seconds
     dropped = {(rec.label, rec.array) for rec in found}
+    kinds = _sequences(statement)
     variables = {v.symbol: v for v in statement.variables}
     hypotheses = []
     for label, hyp in statement.hypotheses:
         kept = [a for a in sp.And.make_args(hyp)
-                if not any(_read(label, a, {r.array: variables[r.array].ty.codomain().kind})
-                           for r in found if (label, r.array) in dropped)]
+                if (rec := _read(label, a, kinds)) is None or (label, rec.array) not in dropped]
         hypotheses.append((label, sp.And(*kept)))
     parts = [h for _, h in hypotheses] + [statement.conclusion]
     new_vars = [v for v in statement.variables if v.symbol not in by_array]
-    substitution: dict[sp.Basic, sp.Basic] = {}
-    described = []
-    prefixes = {}
-    for array, rec in by_array.items():
+    reads: dict[sp.Symbol, set[int]] = {}
+    for array in by_array:
         indices = _numeral_reads(array, parts)
         if indices is None:
             return None  # not a finite set of terms
-        last = max([*indices, rec.guard - 1])
-        if last > MAX_INDEX:
-            return None
+        reads[array] = indices
+    # one length for all: a step may read the other sequences (and the checker decides each
+    # recurrence on the prefixes, which must then reach as far)
+    last = max(max([*reads[a], rec.guard - 1]) for a, rec in by_array.items())
+    if last > MAX_INDEX:
+        return None
+    free = {}
+    for array, rec in by_array.items():
         var = variables[array]
         kind = var.ty.codomain()
-        lags = {read: lag for read, lag in rec.lags.items() if read in rec.step.atoms(V.Index)}
-        free = [sp.Symbol(f"{var.name}_{i}", **assumptions(kind)) for i in range(rec.guard)]
-        new_vars += [Variable(f.name, Ty(kind.kind), f) for f in free]
-        terms = _terms(rec, lags, free, last, deadline)
-        if terms is None:
-            return None
-        prefixes[array] = terms
-        for i in indices:
-            substitution[V.Index(array, sp.Integer(i))] = terms[i]
-        described.append(f"{var.name} on [0, {last}] computed by {rec.label} from "
-                         f"{', '.join(f.name for f in free) or 'no free value'}")
+        free[array] = [sp.Symbol(f"{var.name}_{i}", **assumptions(kind))
+                       for i in range(rec.guard)]
+        new_vars += [Variable(f.name, Ty(kind.kind), f) for f in free[array]]
+    prefixes = _terms(list(by_array.values()), free, last, deadline)
+    if prefixes is None:
+        return None
+    substitution: dict[sp.Basic, sp.Basic] = {}
+    described = []
+    for array, rec in by_array.items():
+        for i in reads[array]:
+            substitution[V.Index(array, sp.Integer(i))] = prefixes[array][i]
+        described.append(f"{variables[array].name} on [0, {last}] computed by {rec.label} from "
+                         f"{', '.join(f.name for f in free[array]) or 'no free value'}")
     reduced = replace(statement, variables=new_vars, hypotheses=hypotheses)
     entries = _entries(reduced)
     if entries is not None:
@@ -284,7 +312,7 @@ def index_variable(statement: Statement) -> Variable | None:
     arrays = {rec.array for rec in found}
     if not arrays:
         return None
-    kinds = {v.symbol: v.ty.codomain().kind for v in statement.variables if v.symbol in arrays}
+    kinds = _sequences(statement)
     defined = {d.symbol for d in statement.definitions}
     nat = {v.symbol: v for v in statement.variables
            if not v.ty.is_array and v.ty.kind == "Nat" and v.symbol not in defined}

@@ -184,6 +184,29 @@ def test_the_checker_reads_only_recurrences_solvable_for_their_top_term():
         read_shape(_forall(premise), S, "Real", set())
 
 
+T = sp.Symbol("t")
+
+
+def _t(position):
+    return vocabulary.Index(T, position)
+
+
+def test_the_checker_reads_another_named_sequence_only_below_the_top():
+    # a (n + 1) = a n - t n: t read at n < n + 1, and t's own recurrence is named too
+    rotation = sp.Eq(_s(N + 1), _s(N) - _t(N))
+    assert read_shape(_forall(rotation), S, "Real", set(), frozenset({S, T})).top == 1
+    truncated = sp.Eq(_s(N + 1), _s(N) + _t(integers.NatSub(N, 1)))
+    assert read_shape(_forall(truncated), S, "Real", set(), frozenset({S, T})).top == 1
+    with pytest.raises(CheckerError, match="not a drawn scalar"):  # t's recurrence not named
+        read_shape(_forall(rotation), S, "Real", set())
+    with pytest.raises(CheckerError, match="below the top"):  # t (n + 1) is not defined yet
+        read_shape(_forall(sp.Eq(_s(N + 1), _s(N) + _t(N + 1))), S, "Real", set(),
+                   frozenset({S, T}))
+    with pytest.raises(CheckerError, match="is not t \(n \+ j\)"):  # t (2 n)
+        read_shape(_forall(sp.Eq(_s(N + 1), _s(N) + _t(2 * N))), S, "Real", set(),
+                   frozenset({S, T}))
+
+
 # ---- a complex kernel's conformance row ---------------------------------------------------
 
 
