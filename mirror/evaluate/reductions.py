@@ -16,6 +16,15 @@ from mirror.evaluate import recursion
 from mirror.evaluate.batch import MAX_RANGE, OutOfDomain, _closure_key, _value_key
 
 
+def _whole(index) -> int:
+    """A scalar index as an ``int``; ``-1`` (out of every range) for one that overflowed to
+    ``inf`` or is ``nan`` in float64 (``f (10 ^ 1987)``)."""
+    try:
+        return int(index)
+    except (OverflowError, ValueError):
+        return -1
+
+
 class Reductions:
     """Indexing, tabulation and the reductions over ranges of indices."""
 
@@ -34,7 +43,7 @@ class Reductions:
             self.invalid |= self.active
             return np.zeros(self.batch, dtype=arr.dtype)
         if all(np.ndim(idx) == 0 for idx in indices):
-            picks = [int(idx) for idx in indices]
+            picks = [_whole(idx) for idx in indices]
             if any(not 0 <= p < n for p, n in zip(picks, sizes)):
                 self.invalid |= self.active
                 picks = [min(max(p, 0), n - 1) for p, n in zip(picks, sizes)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.logic.boolalg import BooleanAtom
+from sympy.polys.polyerrors import NotAlgebraic
 
 from mirror.judge.boxes import Undecidable, enclose
 from mirror.sample.exponentials import log_ball, log_zero
@@ -70,8 +71,8 @@ def sign(d: sp.Basic) -> int | None:
         try:
             if sp.minimal_polynomial(d, t) == t:
                 return 0
-        except (NotImplementedError, sp.PolynomialError, ValueError):
-            return None
+        except (NotImplementedError, sp.PolynomialError, NotAlgebraic, ValueError):
+            return None  # NotAlgebraic: sympy called it algebraic and then found it is not
     return None
 
 

@@ -18,6 +18,7 @@ from bridge import term as T
 from bridge.lexer import tokenize
 from mirror.translate.binder_types import infer_types
 from mirror.translate.term_rewriter import TermRewriter
+from mirror.translate.values import Untranslatable
 
 _SUFFIX = set("0123456789_'₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ")
 
@@ -70,16 +71,24 @@ def bound_in_text(text: str) -> set[str]:
 def auto_bound(binders: list[T.Binder], body: T.Term, is_constant: Callable[[str], bool],
                text: str = "") -> tuple[list[T.Binder], T.Term]:
     """``binders`` with the statement's auto-bound implicits in front (typed from their use
-    where it fixes a type, else untyped), and ``body`` with them as variables. A name the
-    statement's ``text`` binds itself is not one (the front end lost that binder: the
-    constant stays unknown)."""
+    where it fixes a type, else untyped), and ``body`` with them as variables. A free name the
+    statement's ``text`` also binds (``∃ ε, …`` elsewhere) is untranslatable with that
+    reason: auto-bound or a binder the front end lost, which is not guessed."""
     terms = [b.type for b in binders if b.type is not None] + [body]
-    bound = {b.name for b in binders} | bound_in_text(text)
+    in_text = bound_in_text(text)
+    bound = {b.name for b in binders}
     names: list[str] = []
     for t in terms:
         for node in T.walk(t):
             if isinstance(node, T.Const) and node.name not in names and node.name not in bound \
                     and is_auto_bound_name(node.name) and not is_constant(node.name):
+                if node.name in in_text:
+                    # ``(h : ∃ ε, …) : ε = …``: auto-bound past the ∃'s scope, or a binder our
+                    # parse lost — which one is not guessed, and binding it is no advice
+                    raise Untranslatable(f"free variable {node.name}",
+                                         "the statement also binds a variable of that name "
+                                         "elsewhere, so it is either auto-bound here or a "
+                                         "binder the source reader lost; write its binder")
                 names.append(node.name)
     if not names:
         return binders, body

@@ -503,6 +503,11 @@ def _is_degree_of(p: str, t: T.Term) -> bool:
             and t.fn in (T.Const("Polynomial.natDegree"), T.Const("Polynomial.degree")))
 
 
+#: The largest degree of a polynomial variable drawn by its coefficients (``degree P = 1008``
+#: would be a sum nested a thousand deep, past Python's recursion in every later stage).
+MAX_DRAWN_DEGREE = 32
+
+
 def _draw_polynomials(decl: Declaration, taken: set[str]) -> Declaration:
     """``decl`` with each polynomial variable whose degree a hypothesis bounds replaced by
     ``Σ C p_k * X ^ k`` over fresh coefficient binders ``p_0 … p_d``."""
@@ -518,6 +523,10 @@ def _draw_polynomials(decl: Declaration, taken: set[str]) -> Declaration:
             out.append(T.Binder(b.name, ty, b.info))
             mapping.pop(b.name, None)
             continue
+        if min(bounds) > MAX_DRAWN_DEGREE:
+            raise Untranslatable(f"polynomial variable {b.name} of degree {min(bounds)}",
+                                 f"one is drawn by its coefficients up to degree "
+                                 f"{MAX_DRAWN_DEGREE} only")
         names = [fresh_name(f"{b.name}_{k}", taken) for k in range(min(bounds) + 1)]
         out.extend(T.Binder(n, T.Const(ring), "default") for n in names)
         total: T.Term = c("Polynomial.C", T.Var(names[0]))

@@ -149,7 +149,11 @@ def lift_quantifiers(decl: Declaration) -> Declaration:
     while isinstance(body, T.Pi):
         prefix.extend(body.binders)
         body = body.body
-    taken = {b.name for b in decl.binders} | {b.name for b in prefix} | T.free_vars(body)
+    # a free identifier is a constant of the term (an auto-bound implicit until the translator
+    # binds it): a lifted or opened binder of that name would capture it
+    terms = [b.type for b in (*decl.binders, *prefix) if b.type is not None] + [body]
+    taken = ({b.name for b in decl.binders} | {b.name for b in prefix} | T.free_vars(body)
+             | {name for t in terms for name in T.constants(t)})
     lifter = _Lifter(taken)
     new_body = lifter.lift(body, False)
     given = list(decl.binders) + prefix

@@ -50,6 +50,9 @@ class LeanIte(sp.Function):
     """``if c then a else b`` (``c`` a sympy boolean)."""
 
     nargs = 3
+    # a number, whatever its condition is: sympy reads a relational argument (``n ≥ 0``) as of
+    # unknown commutativity, and then calls any sum with the ``if`` in it non-real
+    is_commutative = True
 
     @classmethod
     def eval(cls, c, a, b):

@@ -24,6 +24,7 @@ theorem icc_inner_false (a : ℕ → ℕ) (ha : ∀ i, a i = 2 * i - 1) :
     ¬ ∃ n, ∑ i in Finset.Icc 1 n, a i = 49 := by sorry
 theorem icc_other_end (m : ℤ) : ∀ n, ∑ i in Finset.Icc m n, (1 : ℤ) = max (n + 1 - m) 0 := by sorry
 theorem icc_other_end_false (m : ℤ) : ∀ n, ∑ i in Finset.Icc m n, (1 : ℤ) = n + 1 - m := by sorry
+theorem outside_scope (a : ℝ) (h : ∃ ε, a = ε + 1) : ε = a - 1 := by sorry
 theorem icc_numerals_only : ∃ n, ∑ i in Finset.Icc 1 n, (2 * i - 1) = 49 := by sorry
 """
 
@@ -39,3 +40,12 @@ def test_numerals_alone_do_not_type_an_endpoint(lean_verdicts):
     row = lean_verdicts(SOURCE)["icc_numerals_only"]
     assert row.mirror_status == "untranslatable", row.reason
     assert "cannot infer the type of n" in row.reason, row.reason
+
+
+def test_a_free_name_bound_elsewhere_is_not_advised_to_be_bound(lean_verdicts):
+    # FormalMATH's hardmath_188: the conclusion's ε is outside the ∃'s scope (Lean auto-binds
+    # it); the row said "bind ε in the project", which is no fix
+    row = lean_verdicts(SOURCE)["outside_scope"]
+    assert row.mirror_status == "untranslatable", row.reason
+    assert "binds a variable of that name elsewhere" in row.reason, row.reason
+    assert "bind it in the project" not in row.reason
