@@ -160,6 +160,12 @@ class Arithmetic:
 
     def _pow(self, base_t: T.Term, exp_t: T.Term, env: Env, ty: Ty) -> Value:
         base = self.arith(base_t, env, ty)
+        if base.expr is None and ty.kind != "Matrix":
+            # `(log (a / b)) ^ 2` under `open Nat Real`: the scanner read `log` as `Nat.log`,
+            # whose one argument leaves a function (Lean picks `Real.log` by the types)
+            raise Untranslatable(f"power of a function value {base.fn or base_t}",
+                                 "a partially applied function is not a number (an "
+                                 "overloaded name read in the wrong namespace?)")
         exp_ty = self._synth(exp_t, env) or NAT
         exponent = self.scalar(exp_t, env, exp_ty)
         if ty.kind == "Matrix":

@@ -10,7 +10,11 @@
 - ``putnam_2019_b5`` (``Polynomial.degree P = 1008``): the polynomial was drawn by its 1009
   coefficients as a sum nested a thousand deep, and the next stage's recursion failed
   (``RecursionError``); a drawn polynomial now has degree at most
-  :data:`~mirror.translate.polynomials.MAX_DRAWN_DEGREE`."""
+  :data:`~mirror.translate.polynomials.MAX_DRAWN_DEGREE`;
+- Ineq-Comp's ``cauchy_p67`` (``(log (a / b)) ^ 2`` under ``open … Real Nat …``): the source
+  reader takes ``log`` for ``Nat.log`` (the last namespace opened that has it; Lean picks
+  ``Real.log`` by the argument's type), whose one argument leaves a function, and its power
+  raised ``SympifyError``; it is untranslatable now, with that reason."""
 
 from __future__ import annotations
 
@@ -24,8 +28,12 @@ from mirror.translate.reals import LeanDiv
 from tests.mirror.twins import assert_twins
 
 SOURCE = """
+open Real Nat
+
 theorem zpow_gap (n : ℤ) (hn : 1 < n) : 0 < 1 - (1 - 1 / (n : ℝ)) ^ n := by sorry
 theorem zpow_gap_false (n : ℤ) (hn : 1 < n) : 1 - (1 - 1 / (n : ℝ)) ^ n < 1 / 2 := by sorry
+theorem overloaded_log (a b : ℝ) (ha : 0 < a) (hb : 0 < b) :
+    (log (a / b)) ^ 2 ≥ 0 := by sorry
 theorem high_degree (P : Polynomial ℝ) (hP : P.degree = 1008) (h : P.eval 0 = 1) :
     P.eval 0 + 1 = 2 := by sorry
 theorem low_degree (P : Polynomial ℝ) (hP : P.natDegree ≤ 32) (h : P.eval 0 = 1) :
@@ -70,3 +78,9 @@ def test_a_polynomial_of_high_degree_is_not_drawn_by_its_coefficients(lean_verdi
     assert row.mirror_status == "untranslatable", row.reason
     assert "degree 1008" in row.reason and "up to degree 32" in row.reason, row.reason
     assert_twins(rows, ("low_degree",))
+
+
+def test_a_power_of_a_partial_application_is_untranslatable(lean_verdicts):
+    row = lean_verdicts(SOURCE)["overloaded_log"]
+    assert row.mirror_status == "untranslatable", row.reason
+    assert "power of a function value" in row.reason and "Nat.log" in row.reason, row.reason
