@@ -163,7 +163,8 @@ class Arithmetic:
         if base.expr is None and ty.kind != "Matrix":
             # `(log (a / b)) ^ 2` under `open Nat Real`: the scanner read `log` as `Nat.log`,
             # whose one argument leaves a function (Lean picks `Real.log` by the types)
-            raise Untranslatable(f"power of a function value {base.fn or base_t}",
+            what = getattr(base.fn, "name", None) or "a function"
+            raise Untranslatable(f"power of a function value ({what} partly applied)",
                                  "a partially applied function is not a number (an "
                                  "overloaded name read in the wrong namespace?)")
         exp_ty = self._synth(exp_t, env) or NAT
