@@ -84,29 +84,29 @@ def prop_Mirror__Ops__rope__conformance(
                             lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_arg7, v_denom)),
                             lambda: 0))
                 + -1
-                    * rt.ite(
-                        rt.lt(v_arg7 + rt.nat_div(v_rot, 2), v_D),
-                        lambda: rt.index(v_x, v_arg6, v_arg7 + rt.nat_div(v_rot, 2)), lambda: 0)
                     * rt.sin(
                         rt.index(v_pos, v_arg6)
                             * rt.ite(
                                 rt.lt(v_arg7, v_active),
                                 lambda: rt.rpow(v_theta, -1 * rt.div(2 * v_arg7, v_denom)),
-                                lambda: 0)),
+                                lambda: 0))
+                    * rt.ite(
+                        rt.lt(v_arg7 + rt.nat_div(v_rot, 2), v_D),
+                        lambda: rt.index(v_x, v_arg6, v_arg7 + rt.nat_div(v_rot, 2)), lambda: 0),
             lambda: rt.ite(
                 rt.lt(v_arg7, v_rot),
                 lambda: rt.index(v_x, v_arg6, v_arg7)
                     * rt.cos(
                         rt.index(v_pos, v_arg6)
                             * term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom))
-                    + rt.ite(
-                        rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_D),
-                        lambda: rt.index(v_x, v_arg6, rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2))),
-                        lambda: 0)
-                        * rt.sin(
-                            rt.index(v_pos, v_arg6)
-                                * term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom)),
-                lambda: rt.index(v_x, v_arg6, v_arg7))))
+                    + rt.sin(
+                        rt.index(v_pos, v_arg6)
+                            * term_15d6c293(rt, v_arg7, v_rot, v_active, v_theta, v_denom))
+                        * rt.ite(
+                            rt.lt(rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2)), v_D),
+                            lambda: rt.index(
+                                v_x, v_arg6, rt.nat_sub(v_arg7, rt.nat_div(v_rot, 2))),
+                            lambda: 0), lambda: rt.index(v_x, v_arg6, v_arg7))))
 
 
 # --- Mirror.Ops.rope_of_ge_rot (statement 93abcf3cac5c) ---
